@@ -1,0 +1,166 @@
+// Package trace holds the job record of a parallel workload, its container
+// (a Trace with header metadata and provenance), and the readers and writers
+// that move traces between the Standard Workload Format (SWF), Parquet and
+// Arrow.
+//
+// Every field follows the SWF convention that -1 means unknown or
+// irrelevant. Times are seconds for real logs and abstract time units for
+// synthetic traces; the trace's provenance says which.
+package trace
+
+import "math"
+
+// Unknown is the SWF marker for a missing or irrelevant value.
+const Unknown = -1
+
+// Job is one job: the 18 fields of the Standard Workload Format, in order,
+// followed by the fields that the mesh, hypercube and malleable models need.
+// The Parquet column name of each field is given in its tag; those names are
+// a public contract (see the README).
+type Job struct {
+	ID         int64   `parquet:"job_id"`        // 1: job number
+	Submit     float64 `parquet:"submit_time"`   // 2: submit time
+	Wait       float64 `parquet:"wait_time"`     // 3: wait time in the log
+	Run        float64 `parquet:"run_time"`      // 4: run time (actual)
+	AllocProcs int64   `parquet:"alloc_procs"`   // 5: allocated processors
+	AvgCPU     float64 `parquet:"avg_cpu_time"`  // 6: average CPU time used
+	UsedMem    float64 `parquet:"used_memory"`   // 7: used memory (KB per processor)
+	ReqProcs   int64   `parquet:"req_procs"`     // 8: requested processors
+	ReqTime    float64 `parquet:"req_time"`      // 9: requested time (user estimate)
+	ReqMem     float64 `parquet:"req_memory"`    // 10: requested memory (KB per processor)
+	Status     int64   `parquet:"status"`        // 11: 1 completed, 0 failed, 5 cancelled, else partial
+	User       int64   `parquet:"user_id"`       // 12: user
+	Group      int64   `parquet:"group_id"`      // 13: group
+	Executable int64   `parquet:"executable"`    // 14: application number
+	Queue      int64   `parquet:"queue"`         // 15: queue number
+	Partition  int64   `parquet:"partition"`     // 16: partition number
+	Preceding  int64   `parquet:"preceding_job"` // 17: preceding job number
+	ThinkTime  float64 `parquet:"think_time"`    // 18: think time from preceding job
+
+	ReqWidth       int64   `parquet:"req_width"`       // requested mesh width (columns)
+	ReqHeight      int64   `parquet:"req_height"`      // requested mesh height (rows)
+	Work           float64 `parquet:"work"`            // malleable: total work W
+	Efficiency     float64 `parquet:"efficiency"`      // malleable: effective efficiency ε in percent
+	MaxParallelism int64   `parquet:"max_parallelism"` // malleable: parallelism cap N_i
+}
+
+// NewJob returns a job whose every field is Unknown except its ID.
+func NewJob(id int64) Job {
+	return Job{
+		ID: id, Submit: Unknown, Wait: Unknown, Run: Unknown, AllocProcs: Unknown,
+		AvgCPU: Unknown, UsedMem: Unknown, ReqProcs: Unknown, ReqTime: Unknown,
+		ReqMem: Unknown, Status: Unknown, User: Unknown, Group: Unknown,
+		Executable: Unknown, Queue: Unknown, Partition: Unknown, Preceding: Unknown,
+		ThinkTime: Unknown, ReqWidth: Unknown, ReqHeight: Unknown, Work: Unknown,
+		Efficiency: Unknown, MaxParallelism: Unknown,
+	}
+}
+
+// Partial reports whether the archive marks the record as a partial one
+// (a status other than 0 failed, 1 completed, 5 cancelled, or unknown).
+// Partial records are kept; the replay filter decides what to do with them.
+func (j *Job) Partial() bool {
+	switch j.Status {
+	case 0, 1, 5, Unknown:
+		return false
+	}
+	return true
+}
+
+// Procs is the number of processors a job needs: its requested processors
+// when known (> 0), else its allocated processors, else Unknown.
+func (j *Job) Procs() int64 {
+	if j.ReqProcs > 0 {
+		return j.ReqProcs
+	}
+	if j.AllocProcs > 0 {
+		return j.AllocProcs
+	}
+	return Unknown
+}
+
+// Estimate is the user's runtime estimate: the requested time when known
+// (> 0), else the actual run time.
+func (j *Job) Estimate() float64 {
+	if j.ReqTime > 0 {
+		return j.ReqTime
+	}
+	return j.Run
+}
+
+// NumFields is the number of fields of an SWF data line.
+const NumFields = 18
+
+// Fields returns the 18 SWF fields of j in order, as float64.
+func (j *Job) Fields() [NumFields]float64 {
+	return [NumFields]float64{
+		float64(j.ID), j.Submit, j.Wait, j.Run, float64(j.AllocProcs), j.AvgCPU,
+		j.UsedMem, float64(j.ReqProcs), j.ReqTime, j.ReqMem, float64(j.Status),
+		float64(j.User), float64(j.Group), float64(j.Executable), float64(j.Queue),
+		float64(j.Partition), float64(j.Preceding), j.ThinkTime,
+	}
+}
+
+// FieldNames are the Parquet column names of the 18 SWF fields, in order.
+var FieldNames = [NumFields]string{
+	"job_id", "submit_time", "wait_time", "run_time", "alloc_procs", "avg_cpu_time",
+	"used_memory", "req_procs", "req_time", "req_memory", "status", "user_id",
+	"group_id", "executable", "queue", "partition", "preceding_job", "think_time",
+}
+
+// ExtraFieldNames are the Parquet column names of the fields beyond SWF.
+var ExtraFieldNames = []string{"req_width", "req_height", "work", "efficiency", "max_parallelism"}
+
+// isInt reports whether SWF field i (0-based) holds an integer.
+func isInt(i int) bool {
+	switch i {
+	case 1, 2, 3, 5, 6, 8, 9, 17:
+		return false
+	}
+	return true
+}
+
+// setField sets SWF field i (0-based) of j from v. Integer fields must hold
+// whole numbers; the caller checks that.
+func (j *Job) setField(i int, v float64) {
+	switch i {
+	case 0:
+		j.ID = int64(v)
+	case 1:
+		j.Submit = v
+	case 2:
+		j.Wait = v
+	case 3:
+		j.Run = v
+	case 4:
+		j.AllocProcs = int64(v)
+	case 5:
+		j.AvgCPU = v
+	case 6:
+		j.UsedMem = v
+	case 7:
+		j.ReqProcs = int64(v)
+	case 8:
+		j.ReqTime = v
+	case 9:
+		j.ReqMem = v
+	case 10:
+		j.Status = int64(v)
+	case 11:
+		j.User = int64(v)
+	case 12:
+		j.Group = int64(v)
+	case 13:
+		j.Executable = int64(v)
+	case 14:
+		j.Queue = int64(v)
+	case 15:
+		j.Partition = int64(v)
+	case 16:
+		j.Preceding = int64(v)
+	case 17:
+		j.ThinkTime = v
+	}
+}
+
+func isWhole(v float64) bool { return v == math.Trunc(v) && !math.IsInf(v, 0) }

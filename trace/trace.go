@@ -1,0 +1,105 @@
+package trace
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// SchemaVersion is the version of the Parquet trace layout this package
+// writes. It is recorded in every file's metadata.
+const SchemaVersion = 1
+
+// HeaderField is one line of an SWF header: "; Key: Value". A comment line
+// that is not of that form is kept with an empty Key and the whole text in
+// Value, so that no header line is ever lost.
+type HeaderField struct {
+	Key   string
+	Value string
+}
+
+// Header is the ordered list of an SWF file's header lines. Keys may repeat
+// (Queue, Partition, Note).
+type Header []HeaderField
+
+// Get returns the value of the first field with the given key
+// (case-insensitive) and whether it exists.
+func (h Header) Get(key string) (string, bool) {
+	for _, f := range h {
+		if strings.EqualFold(f.Key, key) {
+			return f.Value, true
+		}
+	}
+	return "", false
+}
+
+// Int returns the integer value of key, or def when it is absent or not an
+// integer.
+func (h Header) Int(key string, def int64) int64 {
+	v, ok := h.Get(key)
+	if !ok {
+		return def
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil {
+		return def
+	}
+	return n
+}
+
+// Set replaces the value of the first field with the given key, or appends
+// the field.
+func (h *Header) Set(key, value string) {
+	for i := range *h {
+		if strings.EqualFold((*h)[i].Key, key) {
+			(*h)[i].Value = value
+			return
+		}
+	}
+	*h = append(*h, HeaderField{Key: key, Value: value})
+}
+
+// Provenance records where a trace came from, so that every result can be
+// traced back to its inputs.
+type Provenance struct {
+	Source        string            // source file the trace was read or converted from
+	Generator     string            // generator, e.g. "swf" for a converted log or "workload" for a synthetic one
+	Params        map[string]string // every generator parameter, by name
+	Seed          int64             // random seed (0 for real logs)
+	SchemaVersion int               // Parquet layout version
+	Load          float64           // offered load the generator targeted; -1 when unknown
+	Rep           int               // replication index within a sweep; 0 when single
+}
+
+// ParamKeys returns the names of p.Params in sorted order.
+func (p *Provenance) ParamKeys() []string {
+	keys := make([]string, 0, len(p.Params))
+	for k := range p.Params {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Trace is a workload: its jobs in submit order, the SWF header, the
+// machine it was recorded on or generated for, and its provenance.
+type Trace struct {
+	Name       string     // short name, used to label results (defaults to the file's base name)
+	Header     Header     // SWF header, every key kept in order
+	Machine    string     // machine hint, e.g. "flat:128", "mesh:32x32", "cube:7"; empty when unknown
+	Provenance Provenance // where the trace came from
+	Jobs       []Job      // jobs, sorted by submit time
+	Warnings   []string   // non-fatal problems found while reading (e.g. re-sorted submit times)
+}
+
+// MaxProcs returns the machine size recorded in the header (MaxProcs, else
+// MaxNodes), or Unknown.
+func (t *Trace) MaxProcs() int64 {
+	if n := t.Header.Int("MaxProcs", Unknown); n > 0 {
+		return n
+	}
+	if n := t.Header.Int("MaxNodes", Unknown); n > 0 {
+		return n
+	}
+	return Unknown
+}
