@@ -1,0 +1,161 @@
+package policy
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Params are a policy's parameters, as given on the command line in
+// "name:key=value,key=value".
+type Params map[string]string
+
+// ParseSpec splits "mq:q=32,order=down" into the policy name and its
+// parameters.
+func ParseSpec(s string) (name string, p Params, err error) {
+	name, rest, _ := strings.Cut(strings.TrimSpace(s), ":")
+	if name == "" {
+		return "", nil, fmt.Errorf("policy %q: empty name", s)
+	}
+	p = Params{}
+	if rest == "" {
+		return name, p, nil
+	}
+	for _, kv := range strings.Split(rest, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !ok || k == "" {
+			return "", nil, fmt.Errorf("policy %q: parameter %q is not key=value", s, kv)
+		}
+		if _, dup := p[k]; dup {
+			return "", nil, fmt.Errorf("policy %q: parameter %q given twice", s, k)
+		}
+		p[k] = v
+	}
+	return name, p, nil
+}
+
+// String returns the parameters as "k=v,k=v" in key order ("" when empty).
+func (p Params) String() string {
+	keys := make([]string, 0, len(p))
+	for k := range p {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(k + "=" + p[k])
+	}
+	return b.String()
+}
+
+// Float returns parameter key as a float64, def when absent. "inf" gives +Inf.
+func (p Params) Float(key string, def float64) (float64, error) {
+	v, ok := p[key]
+	if !ok {
+		return def, nil
+	}
+	if strings.EqualFold(v, "inf") {
+		return math.Inf(1), nil
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || math.IsNaN(f) {
+		return 0, fmt.Errorf("parameter %s=%q: not a number", key, v)
+	}
+	return f, nil
+}
+
+// Int returns parameter key as an int, def when absent.
+func (p Params) Int(key string, def int) (int, error) {
+	v, ok := p[key]
+	if !ok {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, fmt.Errorf("parameter %s=%q: not an integer", key, v)
+	}
+	return n, nil
+}
+
+// Choice returns parameter key, which must be one of choices; def when absent.
+func (p Params) Choice(key, def string, choices ...string) (string, error) {
+	v, ok := p[key]
+	if !ok {
+		return def, nil
+	}
+	for _, c := range choices {
+		if v == c {
+			return v, nil
+		}
+	}
+	return "", fmt.Errorf("parameter %s=%q: want one of %s", key, v, strings.Join(choices, ", "))
+}
+
+// Check returns an error naming the first parameter not in known.
+func (p Params) Check(known ...string) error {
+	keys := make([]string, 0, len(p))
+	for k := range p {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		found := false
+		for _, n := range known {
+			if k == n {
+				found = true
+				break
+			}
+		}
+		if !found {
+			if len(known) == 0 {
+				return fmt.Errorf("unknown parameter %q (this policy takes none)", k)
+			}
+			return fmt.Errorf("unknown parameter %q (known: %s)", k, strings.Join(known, ", "))
+		}
+	}
+	return nil
+}
+
+// Param documents one policy parameter for `replay list`.
+type Param struct {
+	Name    string // key
+	Default string // default value, as written on the command line
+	Doc     string // one line
+}
+
+// AllocatorSpec describes an allocator to the registry.
+type AllocatorSpec struct {
+	Name   string   // public name, e.g. "count"
+	Doc    string   // one line, citing the source paper and section
+	Kinds  []string // machine kinds it works on
+	Params []Param
+	New    func(m Machine, p Params) (Allocator, error)
+}
+
+// SchedulerSpec describes a scheduler to the registry.
+type SchedulerSpec struct {
+	Name   string   // public name, e.g. "easy"
+	Doc    string   // one line, citing the source paper and section
+	Kinds  []string // machine kinds it works on; nil means any
+	Params []Param
+	New    func(m Machine, p Params) (Scheduler, error)
+}
+
+// Supports reports whether kind is in kinds (an empty list supports all).
+func Supports(kinds []string, kind string) bool {
+	if len(kinds) == 0 {
+		return true
+	}
+	for _, k := range kinds {
+		if k == kind {
+			return true
+		}
+	}
+	return false
+}
