@@ -1,0 +1,27 @@
+// Command synth makes workload traces: it converts real logs between the
+// Standard Workload Format and Parquet, inspects traces, and generates
+// synthetic workloads from the stochastic models of the source papers.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/urfave/cli/v2"
+)
+
+func main() {
+	app := &cli.App{
+		Name:  "synth",
+		Usage: "convert, inspect and generate parallel-workload traces (SWF, Parquet)",
+		Commands: append([]*cli.Command{
+			convertCommand(),
+			inspectCommand(),
+		}, generatorCommands...),
+		HideHelpCommand: true,
+	}
+	if err := app.Run(os.Args); err != nil {
+		fmt.Fprintln(os.Stderr, "synth:", err)
+		os.Exit(1)
+	}
+}
