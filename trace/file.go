@@ -1,0 +1,105 @@
+package trace
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/klauspost/compress/gzip"
+)
+
+// Format is a trace file format, chosen by file extension.
+type Format int
+
+// Trace file formats.
+const (
+	FormatUnknown Format = iota
+	FormatSWF            // .swf
+	FormatSWFGzip        // .swf.gz
+	FormatParquet        // .parquet
+)
+
+// FormatOf returns the format of path from its extension.
+func FormatOf(path string) Format {
+	p := strings.ToLower(path)
+	switch {
+	case strings.HasSuffix(p, ".swf.gz"):
+		return FormatSWFGzip
+	case strings.HasSuffix(p, ".swf"):
+		return FormatSWF
+	case strings.HasSuffix(p, ".parquet"):
+		return FormatParquet
+	}
+	return FormatUnknown
+}
+
+// ReadFile reads a trace from path: SWF (.swf), gzipped SWF (.swf.gz) or
+// Parquet (.parquet). Errors name the file, and the line or row and field
+// where they can.
+func ReadFile(path string, opt ReadOptions) (*Trace, error) {
+	switch FormatOf(path) {
+	case FormatParquet:
+		return readParquetFile(path, opt)
+	case FormatSWF, FormatSWFGzip:
+	default:
+		return nil, fmt.Errorf("%s: unknown trace format (want .swf, .swf.gz or .parquet)", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	br := bufio.NewReaderSize(f, 1<<16)
+	r = br
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, &Error{File: path, Msg: "gzip: " + err.Error()}
+		}
+		defer zr.Close()
+		r = &gzipErrReader{zr}
+	} else if FormatOf(path) == FormatSWFGzip {
+		return nil, &Error{File: path, Msg: "not gzip data (the name ends in .gz)"}
+	}
+	return ReadSWF(r, path, opt)
+}
+
+// gzipErrReader names gzip failures (truncation, corruption) as such.
+type gzipErrReader struct{ r io.Reader }
+
+func (g *gzipErrReader) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	if err != nil && err != io.EOF {
+		if err == io.ErrUnexpectedEOF {
+			err = fmt.Errorf("gzip stream truncated (unexpected end of file)")
+		} else {
+			err = fmt.Errorf("gzip: %w", err)
+		}
+	}
+	return n, err
+}
+
+// WriteFile writes t to path in the format its extension names, atomically:
+// on error nothing is left at path and an existing file is untouched.
+func WriteFile(path string, t *Trace) error {
+	format := FormatOf(path)
+	if format == FormatUnknown {
+		return fmt.Errorf("%s: unknown trace format (want .swf, .swf.gz or .parquet)", path)
+	}
+	return AtomicWrite(path, func(w io.Writer) error {
+		switch format {
+		case FormatParquet:
+			return WriteParquet(w, t)
+		case FormatSWFGzip:
+			zw := gzip.NewWriter(w)
+			if err := WriteSWF(zw, t); err != nil {
+				return err
+			}
+			return zw.Close()
+		}
+		return WriteSWF(w, t)
+	})
+}

@@ -1,0 +1,191 @@
+package trace
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/zstd"
+)
+
+// Parquet key-value metadata keys written with every trace.
+const (
+	MetaName       = "schedlab.name"           // trace name
+	MetaMachine    = "schedlab.machine"        // machine hint
+	MetaHeader     = "schedlab.swf_header"     // JSON array of [key, value] pairs, in order
+	MetaProvenance = "schedlab.provenance"     // JSON object (see Provenance)
+	MetaSchema     = "schedlab.schema_version" // integer
+	// MetaSWFPrefix prefixes each keyed SWF header field's first
+	// occurrence, e.g. "swf.MaxProcs", for tools that read plain metadata.
+	MetaSWFPrefix = "swf."
+)
+
+type provenanceJSON struct {
+	Source        string            `json:"source"`
+	Generator     string            `json:"generator"`
+	Params        map[string]string `json:"params,omitempty"`
+	Seed          int64             `json:"seed"`
+	SchemaVersion int               `json:"schema_version"`
+	Load          float64           `json:"load"`
+	Rep           int               `json:"rep"`
+}
+
+// metadata returns the key-value pairs that describe t, in a fixed order.
+func (t *Trace) metadata() [][2]string {
+	hdr := make([][2]string, len(t.Header))
+	for i, h := range t.Header {
+		hdr[i] = [2]string{h.Key, h.Value}
+	}
+	hj, _ := json.Marshal(hdr)
+	p := t.Provenance
+	pj, _ := json.Marshal(provenanceJSON{p.Source, p.Generator, p.Params, p.Seed, SchemaVersion, p.Load, p.Rep})
+	kv := [][2]string{
+		{MetaName, t.Name},
+		{MetaMachine, t.Machine},
+		{MetaSchema, strconv.Itoa(SchemaVersion)},
+		{MetaProvenance, string(pj)},
+		{MetaHeader, string(hj)},
+	}
+	seen := map[string]bool{}
+	for _, h := range t.Header {
+		if h.Key != "" && !seen[h.Key] {
+			seen[h.Key] = true
+			kv = append(kv, [2]string{MetaSWFPrefix + h.Key, h.Value})
+		}
+	}
+	return kv
+}
+
+// WriteParquet writes t as a Parquet file: one row per job with the
+// columns of Job (see FieldNames and ExtraFieldNames), zstd-compressed,
+// with the header and provenance in the file's key-value metadata.
+func WriteParquet(w io.Writer, t *Trace) error {
+	opts := []parquet.WriterOption{
+		parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}),
+		parquet.CreatedBy("schedlab", "", ""),
+		parquet.MaxRowsPerRowGroup(1 << 20),
+	}
+	for _, kv := range t.metadata() {
+		opts = append(opts, parquet.KeyValueMetadata(kv[0], kv[1]))
+	}
+	pw := parquet.NewGenericWriter[Job](w, opts...)
+	const batch = 8192
+	for i := 0; i < len(t.Jobs); i += batch {
+		end := min(i+batch, len(t.Jobs))
+		if _, err := pw.Write(t.Jobs[i:end]); err != nil {
+			return err
+		}
+	}
+	return pw.Close()
+}
+
+// ReadParquet reads a trace written by WriteParquet (or any Parquet file
+// with the same column names; missing columns read as Unknown). name labels
+// errors. The trace is validated like an SWF log, with rows as locations.
+func ReadParquet(r io.ReaderAt, size int64, name string, opt ReadOptions) (*Trace, error) {
+	f, err := parquet.OpenFile(r, size)
+	if err != nil {
+		return nil, &Error{File: name, Msg: "not a readable Parquet file: " + err.Error()}
+	}
+	t := &Trace{Name: baseName(name)}
+	if v, ok := f.Lookup(MetaName); ok && v != "" {
+		t.Name = v
+	}
+	t.Machine, _ = f.Lookup(MetaMachine)
+	if v, ok := f.Lookup(MetaHeader); ok {
+		var hdr [][2]string
+		if err := json.Unmarshal([]byte(v), &hdr); err != nil {
+			return nil, &Error{File: name, Msg: "metadata " + MetaHeader + ": " + err.Error()}
+		}
+		for _, h := range hdr {
+			t.Header = append(t.Header, HeaderField{Key: h[0], Value: h[1]})
+		}
+	}
+	t.Provenance = Provenance{Source: name, Generator: "parquet", SchemaVersion: SchemaVersion, Load: -1}
+	if v, ok := f.Lookup(MetaProvenance); ok {
+		var p provenanceJSON
+		if err := json.Unmarshal([]byte(v), &p); err != nil {
+			return nil, &Error{File: name, Msg: "metadata " + MetaProvenance + ": " + err.Error()}
+		}
+		t.Provenance = Provenance{p.Source, p.Generator, p.Params, p.Seed, p.SchemaVersion, p.Load, p.Rep}
+		if p.SchemaVersion > SchemaVersion {
+			return nil, &Error{File: name, Msg: fmt.Sprintf("schema version %d is newer than this tool's %d", p.SchemaVersion, SchemaVersion)}
+		}
+	}
+	// Columns this file lacks read as Unknown.
+	var missing []string
+	schema := f.Schema()
+	for _, c := range append(FieldNames[:], ExtraFieldNames...) {
+		if _, ok := schema.Lookup(c); !ok {
+			missing = append(missing, c)
+		}
+	}
+	if len(missing) == NumFields+len(ExtraFieldNames) {
+		return nil, &Error{File: name, Msg: "no trace columns (want job_id, submit_time, ...)"}
+	}
+	pr := parquet.NewGenericReader[Job](f)
+	defer pr.Close()
+	t.Jobs = make([]Job, f.NumRows())
+	n := 0
+	for n < len(t.Jobs) {
+		k, err := pr.Read(t.Jobs[n:])
+		n += k
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, &Error{File: name, Line: n + 1, Row: true, Msg: "read: " + err.Error()}
+		}
+	}
+	t.Jobs = t.Jobs[:n]
+	if len(missing) > 0 {
+		fillUnknown(t.Jobs, missing)
+	}
+	if err := t.validate(name, opt, func(i int) int { return i + 1 }, true); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+func fillUnknown(jobs []Job, cols []string) {
+	for _, c := range cols {
+		for i := range jobs {
+			j := &jobs[i]
+			switch c {
+			case "req_width":
+				j.ReqWidth = Unknown
+			case "req_height":
+				j.ReqHeight = Unknown
+			case "work":
+				j.Work = Unknown
+			case "efficiency":
+				j.Efficiency = Unknown
+			case "max_parallelism":
+				j.MaxParallelism = Unknown
+			default:
+				for k, n := range FieldNames {
+					if n == c {
+						j.setField(k, Unknown)
+					}
+				}
+			}
+		}
+	}
+}
+
+// readParquetFile opens path and reads it with ReadParquet.
+func readParquetFile(path string, opt ReadOptions) (*Trace, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	return ReadParquet(f, st.Size(), path, opt)
+}

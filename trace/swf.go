@@ -1,0 +1,282 @@
+package trace
+
+import (
+	"bufio"
+	"bytes"
+		"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// ReadOptions control how a trace is read and validated.
+type ReadOptions struct {
+	// Strict refuses a log whose submit times are out of order instead of
+	// sorting it with a warning.
+	Strict bool
+}
+
+// Error is a validation or parse error located in an input file. It prints
+// as "file:line: field N (name): message", the form editors and CI logs
+// recognise.
+type Error struct {
+	File  string // input file
+	Line  int    // 1-based line (SWF) or row (Parquet); 0 when not located
+	Field int    // 1-based SWF field number; 0 when the error is not about one field
+	Msg   string
+	Row   bool // Line counts Parquet rows, not text lines
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		if e.Row {
+			fmt.Fprintf(&b, ": row %d", e.Line)
+		} else {
+			fmt.Fprintf(&b, ":%d", e.Line)
+		}
+	}
+	if e.Field > 0 {
+		name := ""
+		if e.Field <= NumFields {
+			name = FieldNames[e.Field-1]
+		}
+		fmt.Fprintf(&b, ": field %d (%s)", e.Field, name)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// swfReader parses SWF text line by line.
+type swfReader struct {
+	file   string
+	line   int
+	header Header
+	jobs   []Job
+	lines  []int32 // line number of each job
+}
+
+// ReadSWF reads a Standard Workload Format log from r; name labels errors
+// and the trace. Compressed input must be decompressed by the caller (see
+// ReadFile). The trace is validated (see Validate).
+func ReadSWF(r io.Reader, name string, opt ReadOptions) (*Trace, error) {
+	p := &swfReader{file: name}
+	br := bufio.NewReaderSize(r, 1<<16)
+	for {
+		line, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			// A very long line: gather it whole.
+			long := append([]byte(nil), line...)
+			for err == bufio.ErrBufferFull {
+				line, err = br.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
+		if len(line) > 0 {
+			p.line++
+			if perr := p.parseLine(line); perr != nil {
+				return nil, perr
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, &Error{File: name, Line: p.line + 1, Msg: "read: " + err.Error()}
+		}
+	}
+	t := &Trace{Name: baseName(name), Header: p.header, Jobs: p.jobs}
+	t.Provenance = Provenance{Source: name, Generator: "swf", SchemaVersion: SchemaVersion, Load: -1}
+	if err := t.validate(name, opt, func(i int) int { return int(p.lines[i]) }, false); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+func (p *swfReader) parseLine(line []byte) error {
+	line = bytes.TrimRight(line, "\r\n")
+	trimmed := bytes.TrimLeft(line, " \t")
+	if len(trimmed) == 0 {
+		return nil
+	}
+	if trimmed[0] == ';' {
+		p.header = append(p.header, parseHeaderLine(string(trimmed[1:])))
+		return nil
+	}
+	j := Job{ReqWidth: Unknown, ReqHeight: Unknown, Work: Unknown, Efficiency: Unknown, MaxParallelism: Unknown}
+	n := 0
+	i := 0
+	for {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		if i >= len(line) {
+			break
+		}
+		start := i
+		for i < len(line) && line[i] != ' ' && line[i] != '\t' {
+			i++
+		}
+		if n >= NumFields {
+			n++
+			continue
+		}
+		tok := line[start:i]
+		v, ok := parseNumber(tok)
+		if !ok {
+			return &Error{File: p.file, Line: p.line, Field: n + 1, Msg: fmt.Sprintf("%q is not a number", tok)}
+		}
+		if isInt(n) && !isWhole(v) {
+			return &Error{File: p.file, Line: p.line, Field: n + 1, Msg: fmt.Sprintf("%q is not an integer", tok)}
+		}
+		j.setField(n, v)
+		n++
+	}
+	if n != NumFields {
+		return &Error{File: p.file, Line: p.line, Msg: fmt.Sprintf("%d fields, want %d", n, NumFields)}
+	}
+	p.jobs = append(p.jobs, j)
+	p.lines = append(p.lines, int32(p.line))
+	return nil
+}
+
+// parseNumber parses a decimal integer quickly, falling back to
+// strconv.ParseFloat for anything else (fractions, exponents).
+func parseNumber(b []byte) (float64, bool) {
+	neg := false
+	s := b
+	if len(s) > 0 && (s[0] == '-' || s[0] == '+') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	if len(s) > 0 && len(s) <= 15 {
+		var n int64
+		ok := true
+		for _, c := range s {
+			if c < '0' || c > '9' {
+				ok = false
+				break
+			}
+			n = n*10 + int64(c-'0')
+		}
+		if ok {
+			if neg {
+				n = -n
+			}
+			return float64(n), true
+		}
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, false
+	}
+	return f, true
+}
+
+// parseHeaderLine splits the text after ';' into a key and value when it
+// has the form " Key: Value"; otherwise the whole text is kept as a
+// keyless line.
+func parseHeaderLine(s string) HeaderField {
+	t := strings.TrimLeft(s, " \t")
+	if len(s)-len(t) > 2 { // an indented continuation line
+		return HeaderField{Value: strings.TrimRight(s, " \t")}
+	}
+	k := 0
+	for k < len(t) && (t[k] >= 'A' && t[k] <= 'Z' || t[k] >= 'a' && t[k] <= 'z' || k > 0 && t[k] >= '0' && t[k] <= '9') {
+		k++
+	}
+	if k > 0 && k < len(t) && t[k] == ':' && (k+1 == len(t) || t[k+1] == ' ' || t[k+1] == '\t') {
+		return HeaderField{Key: t[:k], Value: strings.TrimSpace(t[k+1:])}
+	}
+	return HeaderField{Value: strings.TrimRight(s, " \t")}
+}
+
+// validate checks the trace's jobs. It reports the first hard error with
+// its location (loc maps a job index to its line or row; rows says which);
+// out-of-order submit times are sorted with a warning unless opt.Strict.
+func (t *Trace) validate(file string, opt ReadOptions, loc func(i int) int, rows bool) error {
+	maxProcs := t.MaxProcs()
+	seen := make(map[int64]int, len(t.Jobs))
+	ordered := true
+	for i := range t.Jobs {
+		j := &t.Jobs[i]
+		where := func(field int, msg string) error {
+			return &Error{File: file, Line: loc(i), Field: field, Row: rows, Msg: msg}
+		}
+		if j.Run < 0 && j.Run != Unknown {
+			return where(4, fmt.Sprintf("negative run time %v", j.Run))
+		}
+		if j.Submit < 0 && j.Submit != Unknown {
+			return where(2, fmt.Sprintf("negative submit time %v", j.Submit))
+		}
+		if maxProcs > 0 && j.ReqProcs > maxProcs {
+			return where(8, fmt.Sprintf("requests %d processors, more than MaxProcs %d", j.ReqProcs, maxProcs))
+		}
+		if prev, dup := seen[j.ID]; dup {
+			return where(1, fmt.Sprintf("job number %d repeats the job at position %d", j.ID, prev+1))
+		}
+		seen[j.ID] = i
+		if i > 0 && j.Submit < t.Jobs[i-1].Submit {
+			if opt.Strict {
+				return where(2, fmt.Sprintf("submit time %v is before the previous job's %v (--strict)", j.Submit, t.Jobs[i-1].Submit))
+			}
+			ordered = false
+		}
+	}
+	if !ordered {
+		sort.SliceStable(t.Jobs, func(a, b int) bool { return t.Jobs[a].Submit < t.Jobs[b].Submit })
+		t.Warnings = append(t.Warnings, fmt.Sprintf("%s: submit times out of order; jobs sorted by submit time", file))
+	}
+	return nil
+}
+
+// WriteSWF writes t as SWF text: the header lines, then one line per job
+// with the 18 fields. Integer fields are written as integers and times with
+// the shortest representation that reads back to the same float64.
+func WriteSWF(w io.Writer, t *Trace) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	for _, h := range t.Header {
+		if h.Key != "" {
+			bw.WriteString("; " + h.Key + ": " + h.Value + "\n")
+		} else {
+			bw.WriteString(";" + h.Value + "\n")
+		}
+	}
+	var buf []byte
+	for i := range t.Jobs {
+		f := t.Jobs[i].Fields()
+		buf = buf[:0]
+		for k, v := range f {
+			if k > 0 {
+				buf = append(buf, ' ')
+			}
+			if isInt(k) || v == math.Trunc(v) && math.Abs(v) < 1e15 {
+				buf = strconv.AppendInt(buf, int64(v), 10)
+			} else {
+				buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
+			}
+		}
+		buf = append(buf, '\n')
+		if _, err := bw.Write(buf); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+func baseName(path string) string {
+	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
+		path = path[i+1:]
+	}
+	for _, ext := range []string{".swf.gz", ".swf", ".parquet", ".gz"} {
+		if strings.HasSuffix(path, ext) {
+			return strings.TrimSuffix(path, ext)
+		}
+	}
+	return path
+}
