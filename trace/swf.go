@@ -3,7 +3,7 @@ package trace
 import (
 	"bufio"
 	"bytes"
-		"fmt"
+	"fmt"
 	"io"
 	"math"
 	"sort"
