@@ -1,0 +1,283 @@
+// Package metrics defines, in one place, every performance metric that
+// schedlab reports, each with its source.
+//
+// Sources:
+//   - Chu (1995) §3.3 (spec seed000 §4): response time, its standard
+//     deviation (predictability), utilization Def 3.1 (busy time / elapsed
+//     time) and Def 3.2 (busy processors / processors, at an instant),
+//     reported as Def 3.2 averaged over time; mean queue length; per-size
+//     group statistics.
+//   - Mohapatra, Yu & Das (seed 001 §4.2, spec §A.4): mean queueing delay
+//     M = R/A, throughput X = C/T, utilization U = Σ 2^|I_i| t_i / (2^n T),
+//     system power P = X/M (Jain), completion time of a fixed job set.
+//   - Guha (1995) §B.6: mean response R̄, %Impr = (R̄_base − R̄)/R̄_base ×
+//     100, normalised R̄ = R̄/R̄_Equipartition, 90% confidence intervals.
+//   - Feitelson et al. / pyss (peers-and-swf §2–3): bounded slowdown
+//     max(1, response / max(run, τ)) with τ = 10 s by default;
+//     evalys fragmentation 1 − Σf²/(Σf)² over free blocks f.
+package metrics
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Unit is the kind of unit a metric is measured in.
+type Unit int
+
+// Units of metrics.
+const (
+	Dimensionless Unit = iota // ratios, slowdowns, counts
+	Time                      // trace time unit (s for real logs, time units for synthetic ones)
+	PerTime                   // jobs per time unit
+	PerTime2                  // power: jobs per time unit per time unit
+	Fraction                  // 0..1
+	Jobs                      // number of jobs
+)
+
+// Label returns the axis-label suffix of the unit, given the trace time
+// unit ("s" or "time units").
+func (u Unit) Label(timeUnit string) string {
+	switch u {
+	case Time:
+		return timeUnit
+	case PerTime:
+		return "jobs / " + singular(timeUnit)
+	case PerTime2:
+		return "jobs / " + singular(timeUnit) + "²"
+	case Fraction:
+		return "fraction"
+	case Jobs:
+		return "jobs"
+	}
+	return ""
+}
+
+func singular(u string) string {
+	if u == "time units" {
+		return "time unit"
+	}
+	return u
+}
+
+// Metric describes one per-pair metric of summary.parquet.
+type Metric struct {
+	Column string // column of summary.parquet
+	Name   string // human name, for axis labels and table headers
+	Short  string // short header for tables
+	Unit   Unit
+	Lower  bool   // lower is better
+	Source string // where the definition comes from
+}
+
+// AxisLabel returns "Name (unit)".
+func (m Metric) AxisLabel(timeUnit string) string {
+	if u := m.Unit.Label(timeUnit); u != "" {
+		return m.Name + " (" + u + ")"
+	}
+	return m.Name
+}
+
+// Summary lists the per-pair metrics of summary.parquet that the report
+// plots against load, in display order.
+var Summary = []Metric{
+	{"mean_response", "mean response time", "resp", Time, true, "Chu 1995 §3.3; Guha 1995 B.6 (R̄)"},
+	{"sd_response", "SD of response time", "sd resp", Time, true, "Chu 1995 §3.3 (predictability)"},
+	{"mean_wait", "mean wait time", "wait", Time, true, "Mohapatra et al. §4.2: M = R/A (queueing delay)"},
+	{"mean_slowdown", "mean slowdown", "sld", Dimensionless, true, "response / run (unbounded; Batsim, AccaSim)"},
+	{"mean_bsld", "mean bounded slowdown", "bsld", Dimensionless, true, "max(1, response / max(run, τ)) (pyss; Feitelson)"},
+	{"utilization", "utilization", "util", Fraction, false, "Chu 1995 Def 3.2 averaged over time (= Def 3.1 summed over processors)"},
+	{"throughput", "throughput", "X", PerTime, false, "Mohapatra et al. §4.2: X = C/T"},
+	{"power", "system power", "P", PerTime2, false, "Mohapatra et al. §4.2: P = X/M (Jain)"},
+	{"makespan", "makespan", "makespan", Time, true, "last completion − first arrival (seed 001 Fig. 9 completion time)"},
+	{"mean_queue", "mean queue length", "queue", Jobs, true, "Chu 1995 §3.3: time-averaged waiting jobs"},
+	{"max_wait", "maximum wait time", "max wait", Time, true, "Batsim/AccaSim outputs"},
+}
+
+// Lookup returns the metric of a summary column.
+func Lookup(column string) (Metric, bool) {
+	for _, m := range Summary {
+		if m.Column == column {
+			return m, true
+		}
+	}
+	return Metric{}, false
+}
+
+// DefaultTau is the default bounded-slowdown threshold τ (pyss: 10 s).
+const DefaultTau = 10
+
+// Slowdown is response / run, the unbounded slowdown. A zero run time is
+// replaced by tiny (> 0) to keep the ratio finite.
+func Slowdown(response, run, tiny float64) float64 {
+	return response / math.Max(run, tiny)
+}
+
+// BoundedSlowdown is max(1, response / max(run, τ)) (peers-and-swf §3,
+// pyss). τ conventions differ between tools: 10 s (pyss), 1 s (Alea),
+// 60 s (Batsim "bounded stretch").
+func BoundedSlowdown(response, run, tau float64) float64 {
+	return math.Max(1, response/math.Max(run, tau))
+}
+
+// Power is system power P = X/M (seed 001 §4.2): throughput over mean
+// queueing delay. It is +Inf when no job waited (M = 0), as the results
+// contract writes it.
+func Power(throughput, meanWait float64) float64 {
+	if meanWait == 0 {
+		return math.Inf(1)
+	}
+	return throughput / meanWait
+}
+
+// PctImprovement is Guha's %Impr = (R̄_base − R̄) / R̄_base × 100 (B.6):
+// positive when the policy is better (lower) than the baseline.
+func PctImprovement(r, base float64) float64 { return (base - r) / base * 100 }
+
+// Normalised is Guha's normalised R̄ = R̄(policy) / R̄(baseline) (B.6).
+func Normalised(r, base float64) float64 { return r / base }
+
+// Fragmentation is evalys's fragmentation of free resources,
+// 1 − Σf² / (Σf)², over the sizes f of the maximal free blocks: 0 when
+// all free processors form one block, approaching 1 when they are
+// scattered in many small blocks. It is 0 when nothing is free.
+func Fragmentation(free []int64) float64 {
+	var s, s2 float64
+	for _, f := range free {
+		s += float64(f)
+		s2 += float64(f) * float64(f)
+	}
+	if s == 0 {
+		return 0
+	}
+	return 1 - s2/(s*s)
+}
+
+// Range is a closed range of processor indices [Lo, Hi].
+type Range struct{ Lo, Hi int64 }
+
+// Size is the number of processors in r.
+func (r Range) Size() int64 { return r.Hi - r.Lo + 1 }
+
+// ParseNodes parses the `nodes` column of jobs.parquet: comma-separated
+// processor ranges such as "0-15,32-47" or "7". The empty string gives no
+// ranges (the allocator did not track processors).
+func ParseNodes(s string) ([]Range, error) {
+	if s == "" {
+		return nil, nil
+	}
+	parts := strings.Split(s, ",")
+	out := make([]Range, 0, len(parts))
+	for _, p := range parts {
+		lo, hi, isRange := strings.Cut(p, "-")
+		a, err := strconv.ParseInt(strings.TrimSpace(lo), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("nodes %q: bad range %q", s, p)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.ParseInt(strings.TrimSpace(hi), 10, 64); err != nil || b < a {
+				return nil, fmt.Errorf("nodes %q: bad range %q", s, p)
+			}
+		}
+		if a < 0 {
+			return nil, fmt.Errorf("nodes %q: negative processor", s)
+		}
+		out = append(out, Range{a, b})
+	}
+	return out, nil
+}
+
+// Dispersion is the number of maximal contiguous blocks an allocation is
+// made of (1 for a contiguous allocation), a simple measure of how
+// scattered a non-contiguous allocation is on a linear machine.
+func Dispersion(rs []Range) int {
+	if len(rs) == 0 {
+		return 0
+	}
+	n := 1
+	for i := 1; i < len(rs); i++ {
+		if rs[i].Lo != rs[i-1].Hi+1 {
+			n++
+		}
+	}
+	return n
+}
+
+// FreeBlocks returns the sizes of the maximal free blocks of a machine of
+// procs processors whose busy processors are the union of busy (ranges in
+// any order, possibly overlapping).
+func FreeBlocks(procs int64, busy []Range) []int64 {
+	mark := make([]bool, procs)
+	for _, r := range busy {
+		for p := max(r.Lo, 0); p <= r.Hi && p < procs; p++ {
+			mark[p] = true
+		}
+	}
+	var out []int64
+	var run int64
+	for _, b := range mark {
+		if b {
+			if run > 0 {
+				out = append(out, run)
+			}
+			run = 0
+		} else {
+			run++
+		}
+	}
+	if run > 0 {
+		out = append(out, run)
+	}
+	return out
+}
+
+// SizeClass returns the power-of-two size class of a job of p processors:
+// class k holds sizes in (2^(k−1), 2^k], so class 0 is 1 processor, class
+// 1 is 2, class 2 is 3–4, class 3 is 5–8, and so on. p < 1 gives −1.
+func SizeClass(p int64) int {
+	if p < 1 {
+		return -1
+	}
+	k := 0
+	for int64(1)<<k < p {
+		k++
+	}
+	return k
+}
+
+// SizeClassLabel is the processor range of a size class, e.g. "5–8".
+func SizeClassLabel(k int) string {
+	switch {
+	case k < 0:
+		return "unknown"
+	case k == 0:
+		return "1"
+	case k == 1:
+		return "2"
+	}
+	return fmt.Sprintf("%d-%d", int64(1)<<(k-1)+1, int64(1)<<k)
+}
+
+// TimeAverage returns the time average of a right-continuous step function
+// over [t0, t1]: value v[i] holds from t[i] until t[i+1] (the last value
+// until t1). Values before t[0] count as 0. Times must be non-decreasing.
+func TimeAverage(t, v []float64, t0, t1 float64) float64 {
+	if t1 <= t0 {
+		return math.NaN()
+	}
+	area := 0.0
+	for i := range t {
+		a := math.Max(t[i], t0)
+		b := t1
+		if i+1 < len(t) {
+			b = math.Min(t[i+1], t1)
+		}
+		if b > a {
+			area += v[i] * (b - a)
+		}
+	}
+	return area / (t1 - t0)
+}
