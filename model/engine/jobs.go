@@ -1,0 +1,95 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/schedlab/schedlab/model/policy"
+	"github.com/schedlab/schedlab/trace"
+)
+
+// Estimate modes for Jobs.
+const (
+	EstimatesRequested = "requested" // the user's requested time when known, else the actual run time
+	EstimatesActual    = "actual"    // always the actual run time (perfect estimates)
+)
+
+// Rejection is a job the engine refused, with the reason (no processor
+// count, negative run time, larger than the machine...).
+type Rejection struct {
+	Index  int    // position in the trace
+	ID     int64  // SWF job number
+	Reason string // one line
+}
+
+// Jobs converts a trace into engine jobs, deciding every hole of a real log
+// deliberately:
+//
+//   - processor count: requested processors when > 0, else allocated
+//     processors when > 0, else the job is rejected ("no processor count");
+//   - run time < 0 (unknown) is rejected; run time 0 is kept (the job ends at
+//     the instant it starts);
+//   - submit time < 0 (unknown) is rejected;
+//   - more processors than the machine has is rejected;
+//   - estimate: the requested time when estimates is "requested" and the
+//     requested time is > 0, else the actual run time ("actual" always uses
+//     the actual run time). An estimate shorter than the run time is kept:
+//     the job runs its actual time (policies see that it outran its estimate);
+//   - mesh shape: Width/Height from req_width/req_height when > 0, else 0.
+//
+// Jobs come out sorted by (Submit, trace order), stably. An unknown
+// estimates mode is treated as "requested"; callers validate it with
+// CheckEstimates.
+func Jobs(t *trace.Trace, m policy.Machine, estimates string) ([]policy.Job, []Rejection) {
+	jobs := make([]policy.Job, 0, len(t.Jobs))
+	var rej []Rejection
+	for i := range t.Jobs {
+		tj := &t.Jobs[i]
+		reject := func(format string, a ...any) {
+			rej = append(rej, Rejection{Index: i, ID: tj.ID, Reason: fmt.Sprintf(format, a...)})
+		}
+		procs := tj.Procs()
+		switch {
+		case procs <= 0:
+			reject("no processor count (req_procs %d, alloc_procs %d)", tj.ReqProcs, tj.AllocProcs)
+			continue
+		case tj.Run < 0:
+			reject("unknown run time (%g)", tj.Run)
+			continue
+		case tj.Submit < 0:
+			reject("unknown submit time (%g)", tj.Submit)
+			continue
+		case procs > int64(m.Procs):
+			reject("needs %d processors, machine %s has %d", procs, m, m.Procs)
+			continue
+		}
+		est := tj.Run
+		if estimates != EstimatesActual && tj.ReqTime > 0 {
+			est = tj.ReqTime
+		}
+		j := policy.Job{
+			Index: i, ID: tj.ID, Submit: tj.Submit, Run: tj.Run, Estimate: est,
+			Procs: int(procs), User: tj.User, Start: -1, End: -1,
+		}
+		if tj.ReqWidth > 0 {
+			j.Width = int(tj.ReqWidth)
+		}
+		if tj.ReqHeight > 0 {
+			j.Height = int(tj.ReqHeight)
+		}
+		jobs = append(jobs, j)
+	}
+	less := func(a, b int) bool { return jobs[a].Submit < jobs[b].Submit }
+	if !sort.SliceIsSorted(jobs, less) {
+		sort.SliceStable(jobs, less)
+	}
+	return jobs, rej
+}
+
+// CheckEstimates returns an error unless mode is "requested" or "actual".
+func CheckEstimates(mode string) error {
+	if mode != EstimatesRequested && mode != EstimatesActual {
+		return fmt.Errorf("estimates %q: want %q or %q", mode, EstimatesRequested, EstimatesActual)
+	}
+	return nil
+}

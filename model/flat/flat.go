@@ -1,0 +1,208 @@
+// Package flat models a flat machine, flat:N: N interchangeable processors
+// with no topology.
+//
+// Two allocators:
+//
+//   - count: any free processors (ProcSimity's and Batsim/batsched's "basic"
+//     selection). It keeps the free processors on a stack, so allocating k
+//     processors costs O(k); it hands out the most recently freed ones first.
+//   - contig: the first-fit contiguous range of processor numbers on a line
+//     (batsched's "contiguous" selection): the lowest start index whose next
+//     k processors are all free. Kept for comparison: on a flat machine
+//     contiguity is not needed, and it fragments (a job can be refused while
+//     enough processors are free).
+//
+// Both implement policy.NodeLister, so the engine's checker can prove that
+// no processor is held twice.
+package flat
+
+import (
+	"fmt"
+
+	"github.com/schedlab/schedlab/model/policy"
+)
+
+// Allocators returns the flat machine's allocators for the catalog.
+func Allocators() []policy.AllocatorSpec {
+	return []policy.AllocatorSpec{
+		{
+			Name:  "count",
+			Doc:   "any free processors (ProcSimity/batsched \"basic\"); a free-processor stack, O(k) per allocation",
+			Kinds: []string{policy.Flat},
+			New: func(m policy.Machine, p policy.Params) (policy.Allocator, error) {
+				if err := p.Check(); err != nil {
+					return nil, err
+				}
+				if m.Kind != policy.Flat {
+					return nil, fmt.Errorf("count: machine %s is not flat", m)
+				}
+				return NewCount(m.Procs), nil
+			},
+		},
+		{
+			Name:  "contig",
+			Doc:   "first-fit contiguous range of processor numbers on a line (batsched \"contiguous\"), lowest start first",
+			Kinds: []string{policy.Flat},
+			New: func(m policy.Machine, p policy.Params) (policy.Allocator, error) {
+				if err := p.Check(); err != nil {
+					return nil, err
+				}
+				if m.Kind != policy.Flat {
+					return nil, fmt.Errorf("contig: machine %s is not flat", m)
+				}
+				return NewContig(m.Procs), nil
+			},
+		},
+	}
+}
+
+// Count is the "count" allocator: any free processors.
+type Count struct {
+	free []int32 // stack of free processor numbers
+	size int
+}
+
+// NewCount returns a count allocator for n processors, all free.
+func NewCount(n int) *Count {
+	c := &Count{free: make([]int32, n), size: n}
+	for i := range c.free {
+		c.free[i] = int32(n - 1 - i) // processor 0 on top
+	}
+	return c
+}
+
+// Procs is an allocation of the count allocator: a list of processor
+// numbers.
+type Procs []int32
+
+// Procs implements policy.Allocation.
+func (p Procs) Procs() int { return len(p) }
+
+// Nodes implements policy.NodeLister.
+func (p Procs) Nodes(dst []int) []int {
+	for _, q := range p {
+		dst = append(dst, int(q))
+	}
+	return dst
+}
+
+// Allocate takes j.Procs processors off the free stack.
+func (c *Count) Allocate(j *policy.Job) (policy.Allocation, bool) {
+	k := j.Procs
+	if k <= 0 || k > len(c.free) {
+		return nil, false
+	}
+	n := len(c.free) - k
+	a := make(Procs, k)
+	copy(a, c.free[n:])
+	c.free = c.free[:n]
+	return a, true
+}
+
+// Release pushes the processors of a back on the free stack.
+func (c *Count) Release(a policy.Allocation) {
+	c.free = append(c.free, a.(Procs)...)
+}
+
+// Free is the number of free processors.
+func (c *Count) Free() int { return len(c.free) }
+
+// Size is the number of processors.
+func (c *Count) Size() int { return c.size }
+
+// Clone returns an independent copy.
+func (c *Count) Clone() policy.Allocator {
+	return &Count{free: append(make([]int32, 0, c.size), c.free...), size: c.size}
+}
+
+// Contig is the "contig" allocator: first-fit contiguous ranges.
+type Contig struct {
+	holes []Range // free ranges, sorted by start, never adjacent
+	free  int
+	size  int
+}
+
+// Range is an allocation of the contig allocator: processors
+// Start..Start+N-1.
+type Range struct{ Start, N int }
+
+// Procs implements policy.Allocation.
+func (r Range) Procs() int { return r.N }
+
+// Nodes implements policy.NodeLister.
+func (r Range) Nodes(dst []int) []int {
+	for q := r.Start; q < r.Start+r.N; q++ {
+		dst = append(dst, q)
+	}
+	return dst
+}
+
+// NewContig returns a contig allocator for n processors, all free.
+func NewContig(n int) *Contig {
+	return &Contig{holes: []Range{{0, n}}, free: n, size: n}
+}
+
+// Allocate gives j the lowest-numbered run of j.Procs free processors.
+func (c *Contig) Allocate(j *policy.Job) (policy.Allocation, bool) {
+	k := j.Procs
+	if k <= 0 || k > c.free {
+		return nil, false
+	}
+	for i, h := range c.holes {
+		if h.N < k {
+			continue
+		}
+		r := Range{h.Start, k}
+		if h.N == k {
+			c.holes = append(c.holes[:i], c.holes[i+1:]...)
+		} else {
+			c.holes[i] = Range{h.Start + k, h.N - k}
+		}
+		c.free -= k
+		return r, true
+	}
+	return nil, false
+}
+
+// Release returns a range to the free list, merging it with its neighbours.
+func (c *Contig) Release(a policy.Allocation) {
+	r := a.(Range)
+	c.free += r.N
+	// first hole starting after r
+	lo, hi := 0, len(c.holes)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if c.holes[m].Start < r.Start {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	i := lo
+	mergePrev := i > 0 && c.holes[i-1].Start+c.holes[i-1].N == r.Start
+	mergeNext := i < len(c.holes) && r.Start+r.N == c.holes[i].Start
+	switch {
+	case mergePrev && mergeNext:
+		c.holes[i-1].N += r.N + c.holes[i].N
+		c.holes = append(c.holes[:i], c.holes[i+1:]...)
+	case mergePrev:
+		c.holes[i-1].N += r.N
+	case mergeNext:
+		c.holes[i] = Range{r.Start, r.N + c.holes[i].N}
+	default:
+		c.holes = append(c.holes, Range{})
+		copy(c.holes[i+1:], c.holes[i:])
+		c.holes[i] = r
+	}
+}
+
+// Free is the number of free processors.
+func (c *Contig) Free() int { return c.free }
+
+// Size is the number of processors.
+func (c *Contig) Size() int { return c.size }
+
+// Clone returns an independent copy.
+func (c *Contig) Clone() policy.Allocator {
+	return &Contig{holes: append([]Range(nil), c.holes...), free: c.free, size: c.size}
+}
