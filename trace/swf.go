@@ -77,6 +77,11 @@ func ReadSWF(r io.Reader, name string, opt ReadOptions) (*Trace, error) {
 			}
 			line = long
 		}
+		if err != nil && err != io.EOF {
+			// A read failure (e.g. a truncated gzip stream) comes first: the
+			// partial line before it is not evidence of a malformed log.
+			return nil, &Error{File: name, Line: p.line + 1, Msg: "read: " + err.Error()}
+		}
 		if len(line) > 0 {
 			p.line++
 			if perr := p.parseLine(line); perr != nil {
@@ -85,9 +90,6 @@ func ReadSWF(r io.Reader, name string, opt ReadOptions) (*Trace, error) {
 		}
 		if err == io.EOF {
 			break
-		}
-		if err != nil {
-			return nil, &Error{File: name, Line: p.line + 1, Msg: "read: " + err.Error()}
 		}
 	}
 	t := &Trace{Name: baseName(name), Header: p.header, Jobs: p.jobs}
