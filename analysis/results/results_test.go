@@ -1,0 +1,202 @@
+package results_test
+
+import (
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow/go/v17/arrow/array"
+	"github.com/apache/arrow/go/v17/arrow/memory"
+	"github.com/parquet-go/parquet-go"
+	"github.com/schedlab/schedlab/analysis/internal/fixture"
+	"github.com/schedlab/schedlab/analysis/results"
+	"github.com/schedlab/schedlab/trace"
+)
+
+func TestRoundTripAndGrouping(t *testing.T) {
+	dir := t.TempDir()
+	want := fixture.Build(fixture.Spec{Procs: 32, Jobs: 40, Loads: []float64{0.3, 0.6, 0.9}, Reps: 3, Pairs: 4, Seed: 7, Series: true})
+	if err := results.WriteDir(dir, want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := results.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Summary) != 3*3*4 || len(got.Jobs) != 3*3*4*40 || len(got.Series) != len(want.Series) {
+		t.Fatalf("rows: %d summary, %d jobs, %d series", len(got.Summary), len(got.Jobs), len(got.Series))
+	}
+	for i := range want.Summary {
+		if got.Summary[i] != want.Summary[i] {
+			t.Fatalf("summary row %d: %+v != %+v", i, got.Summary[i], want.Summary[i])
+		}
+	}
+	if got.Version != "fixture" || len(got.Traces) != 9 || got.Traces[4].Load != 0.6 {
+		t.Errorf("metadata: %q %+v", got.Version, got.Traces)
+	}
+	if !strings.Contains(got.Traces[0].ParamString(), "procs=32") {
+		t.Errorf("params %q", got.Traces[0].ParamString())
+	}
+	if got.TimeUnit() != "time units" {
+		t.Errorf("unit %q", got.TimeUnit())
+	}
+	if ps := got.Pairs(); len(ps) != 4 || !ps[0].Less(ps[1]) {
+		t.Errorf("pairs %v", ps)
+	}
+	exps := got.Experiments()
+	if len(exps) != 1 || !exps[0].Sweep() || len(exps[0].Loads) != 3 {
+		t.Fatalf("experiments %+v", exps)
+	}
+	cells := exps[0].Cells()
+	if len(cells) != 4*3 {
+		t.Fatalf("%d cells", len(cells))
+	}
+	for _, c := range cells {
+		if len(c.Rows) != 3 || c.Rows[0].Rep != 0 || c.Rows[2].Rep != 2 {
+			t.Fatalf("cell %v %v: reps %v", c.Pair, c.Load, c.Reps())
+		}
+		ci := c.CI("mean_response", 0.95)
+		if !ci.Defined() || ci.N != 3 {
+			t.Errorf("CI %+v", ci)
+		}
+	}
+	// Jobs lookup matches a scan and the summary's job count.
+	k := results.Key{Trace: got.Summary[5].Trace, Pair: got.Summary[5].PairOf(), Rep: got.Summary[5].Rep}
+	if js := got.JobsOf(k); int64(len(js)) != got.Summary[5].Jobs {
+		t.Errorf("JobsOf: %d jobs, want %d", len(js), got.Summary[5].Jobs)
+	}
+	ser := got.SeriesOf(k)
+	if len(ser) == 0 || ser[len(ser)-1].Busy != 0 {
+		t.Errorf("series must end idle: %+v", ser[len(ser)-1])
+	}
+	// Relative difference of a pair against itself is exactly 0.
+	rd, err := results.RelativeToBaseline(&cells[0], &cells[0], "mean_response", 0.95)
+	if err != nil || rd.Mean != 0 || rd.HalfWidth != 0 {
+		t.Errorf("self relative difference %+v %v", rd, err)
+	}
+}
+
+func TestNonSweep(t *testing.T) {
+	set := fixture.Build(fixture.Spec{Procs: 16, Jobs: 10, Reps: 2, Pairs: 2, Seed: 1, Real: true})
+	if set.TimeUnit() != "s" {
+		t.Errorf("real logs: unit %q", set.TimeUnit())
+	}
+	exps := set.Experiments()
+	if len(exps) != 1 || exps[0].Sweep() {
+		t.Fatalf("%+v", exps)
+	}
+	if cells := exps[0].Cells(); len(cells) != 2*2 || cells[0].Trace == "" {
+		t.Errorf("cells %+v", cells)
+	}
+}
+
+func TestArrowRecord(t *testing.T) {
+	set := fixture.Build(fixture.Spec{Procs: 16, Jobs: 10, Pairs: 2, Seed: 1})
+	rec := results.ToRecord(memory.DefaultAllocator, set.Summary)
+	defer rec.Release()
+	if rec.NumRows() != 2 || rec.Schema().Field(0).Name != "trace" || rec.Schema().Field(7).Name != "mean_response" {
+		t.Fatalf("schema %v", rec.Schema())
+	}
+	if v := rec.Column(7).(*array.Float64).Value(1); v != set.Summary[1].MeanResponse {
+		t.Errorf("mean_response %v", v)
+	}
+	jr := results.ToRecord(nil, set.Jobs)
+	defer jr.Release()
+	if jr.NumCols() != 20 || jr.Column(19).(*array.String).Value(0) != set.Jobs[0].Nodes {
+		t.Errorf("jobs record")
+	}
+}
+
+type badSummary struct {
+	Trace   string `parquet:"trace"`
+	Machine string `parquet:"machine"`
+	Alloc   string `parquet:"alloc"`
+	Sched   string `parquet:"sched"`
+	Rep     string `parquet:"rep"`
+}
+
+func TestLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := results.Load(dir); err == nil || !strings.Contains(err.Error(), "summary.parquet") {
+		t.Errorf("missing file: %v", err)
+	}
+	p := filepath.Join(dir, results.SummaryFile)
+	write := func(rows []badSummary) {
+		if err := trace.AtomicWrite(p, func(w io.Writer) error {
+			pw := parquet.NewGenericWriter[badSummary](w)
+			if _, err := pw.Write(rows); err != nil {
+				return err
+			}
+			return pw.Close()
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write([]badSummary{{"a", "m", "x", "y", "1"}})
+	_, err := results.Load(dir)
+	if err == nil || !strings.Contains(err.Error(), `column "rep"`) || !strings.Contains(err.Error(), p) {
+		t.Errorf("wrong type: %v", err)
+	}
+	// Missing required column.
+	type onlyTrace struct {
+		Trace string  `parquet:"trace"`
+		Rep   int64   `parquet:"rep"`
+		X     float64 `parquet:"x"`
+	}
+	if err := trace.AtomicWrite(p, func(w io.Writer) error {
+		pw := parquet.NewGenericWriter[onlyTrace](w)
+		pw.Write([]onlyTrace{{"a", 1, 2}})
+		return pw.Close()
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := results.Load(dir); err == nil || !strings.Contains(err.Error(), `missing column "machine"`) {
+		t.Errorf("missing column: %v", err)
+	}
+	os.WriteFile(p, []byte("not parquet"), 0o644)
+	if _, err := results.Load(dir); err == nil || !strings.Contains(err.Error(), "not a Parquet file") {
+		t.Errorf("garbage: %v", err)
+	}
+}
+
+func TestOptionalColumnsDefault(t *testing.T) {
+	// A summary without the optional columns loads with load = -1.
+	type minimal struct {
+		Trace        string  `parquet:"trace"`
+		Machine      string  `parquet:"machine"`
+		Alloc        string  `parquet:"alloc"`
+		Sched        string  `parquet:"sched"`
+		Rep          int64   `parquet:"rep"`
+		Jobs         int64   `parquet:"jobs"`
+		Rejected     int64   `parquet:"rejected"`
+		MeanResponse float64 `parquet:"mean_response"`
+		SDResponse   float64 `parquet:"sd_response"`
+		MeanWait     float64 `parquet:"mean_wait"`
+		MeanSlowdown float64 `parquet:"mean_slowdown"`
+		MeanBSLD     float64 `parquet:"mean_bsld"`
+		Utilization  float64 `parquet:"utilization"`
+		Makespan     float64 `parquet:"makespan"`
+		Throughput   float64 `parquet:"throughput"`
+		Power        float64 `parquet:"power"`
+		MaxQueue     int64   `parquet:"max_queue"`
+		MeanQueue    float64 `parquet:"mean_queue"`
+	}
+	dir := t.TempDir()
+	if err := trace.AtomicWrite(filepath.Join(dir, results.SummaryFile), func(w io.Writer) error {
+		pw := parquet.NewGenericWriter[minimal](w)
+		pw.Write([]minimal{{Trace: "t", Machine: "flat:4", Alloc: "count", Sched: "fcfs", MeanResponse: 3, Power: math.Inf(1)}})
+		return pw.Close()
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := results.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Summary[0].Load != -1 || s.Summary[0].MeanResponse != 3 || !math.IsInf(s.Summary[0].Power, 1) || s.Jobs != nil {
+		t.Errorf("%+v", s.Summary[0])
+	}
+}

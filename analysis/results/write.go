@@ -1,0 +1,63 @@
+package results
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/schedlab/schedlab/trace"
+)
+
+// WriteDir writes s as a results directory following the results contract
+// (zstd-compressed Parquet, metadata on every file, each file written
+// atomically). jobs.parquet and series.parquet are written only when
+// s.Jobs and s.Series are non-nil. It is the writer behind test fixtures
+// and filtered copies of results; `replay run` has its own.
+func WriteDir(dir string, s *Set) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	meta := map[string]string{KeyVersion: s.Version}
+	if s.Options != nil {
+		meta[KeyOptions] = string(s.Options)
+	}
+	tr, err := json.Marshal(s.Traces)
+	if err != nil {
+		return err
+	}
+	if s.Traces == nil {
+		tr = []byte("[]")
+	}
+	meta[KeyTraces] = string(tr)
+	if err := writeFile(filepath.Join(dir, SummaryFile), s.Summary, meta); err != nil {
+		return err
+	}
+	if s.Jobs != nil {
+		if err := writeFile(filepath.Join(dir, JobsFile), s.Jobs, meta); err != nil {
+			return err
+		}
+	}
+	if s.Series != nil {
+		if err := writeFile(filepath.Join(dir, SeriesFile), s.Series, meta); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeFile[T any](path string, rows []T, meta map[string]string) error {
+	return trace.AtomicWrite(path, func(w io.Writer) error {
+		pw := parquet.NewGenericWriter[T](w, parquet.Compression(&parquet.Zstd))
+		for _, k := range []string{KeyVersion, KeyOptions, KeyTraces} {
+			if v, ok := meta[k]; ok {
+				pw.SetKeyValueMetadata(k, v)
+			}
+		}
+		if _, err := pw.Write(rows); err != nil {
+			return err
+		}
+		return pw.Close()
+	})
+}
