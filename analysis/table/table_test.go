@@ -1,0 +1,122 @@
+package table
+
+import (
+	"bytes"
+	"encoding/csv"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func sample() *Table {
+	t := &Table{Name: "summary_1", Title: "Mean response & wait (95% CI)", Header: []string{"alloc_spec", "sched", "resp", "util %"}, Align: []Align{Left, Left, Right, Right}, Notes: "± is the 95% half-width"}
+	t.Add("mq:by=procs,order=down,q=32", "easy", "12.5 ± 0.3", "71%")
+	t.Add("count", "fcfs", "3", "a & b_c")
+	t.Add(`x\y{z}`, "#1", "$5", "~^")
+	return t
+}
+
+// parseBooktabs checks the structure of a booktabs tabular and returns its
+// rows split on unescaped &.
+func parseBooktabs(t *testing.T, tex string) [][]string {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(tex), "\n")
+	var rules []string
+	var rows [][]string
+	in := false
+	cols := -1
+	amp := regexp.MustCompile(`(^|[^\\])&`)
+	for _, l := range lines {
+		switch {
+		case strings.HasPrefix(l, `\begin{tabular}{`):
+			spec := strings.TrimSuffix(strings.TrimPrefix(l, `\begin{tabular}{`), "}")
+			cols = len(spec)
+			in = true
+		case l == `\end{tabular}`:
+			in = false
+		case l == `\toprule`, l == `\midrule`, l == `\bottomrule`:
+			rules = append(rules, l)
+		case in:
+			if !strings.HasSuffix(l, `\\`) {
+				t.Fatalf("row without \\\\: %q", l)
+			}
+			body := strings.TrimSuffix(l, ` \\`)
+			n := len(amp.FindAllStringIndex(body, -1)) + 1
+			if n != cols {
+				t.Fatalf("row %q has %d cells, column spec %d", l, n, cols)
+			}
+			rows = append(rows, strings.Split(body, " & "))
+			if len(rules) == 0 || (len(rules) == 2 && len(rows) == 1) {
+				t.Fatalf("row before \\toprule or misplaced header: %q", l)
+			}
+		}
+	}
+	if strings.Join(rules, ",") != `\toprule,\midrule,\bottomrule` {
+		t.Fatalf("rules out of order: %v", rules)
+	}
+	return rows
+}
+
+func TestLaTeXBooktabs(t *testing.T) {
+	var b bytes.Buffer
+	if err := sample().WriteLaTeX(&b); err != nil {
+		t.Fatal(err)
+	}
+	tex := b.String()
+	rows := parseBooktabs(t, tex)
+	if len(rows) != 4 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	// The header is between \toprule and \midrule.
+	if i, j := strings.Index(tex, `alloc\_spec`), strings.Index(tex, `\midrule`); i < 0 || i > j || i < strings.Index(tex, `\toprule`) {
+		t.Error("header not between \\toprule and \\midrule")
+	}
+	for _, want := range []string{`util \%`, `a \& b\_c`, `12.5 $\pm$ 0.3`, `\caption{Mean response \& wait (95\% CI)}`, `\textbackslash{}y\{z\}`, `\#1`, `\$5`, `\textasciitilde{}\textasciicircum{}`, `\begin{tabular}{llrr}`} {
+		if !strings.Contains(tex, want) {
+			t.Errorf("missing %q in\n%s", want, tex)
+		}
+	}
+	// No unescaped special characters in cells.
+	for _, r := range rows {
+		for _, c := range r {
+			if regexp.MustCompile(`(^|[^\\])[%_#]`).MatchString(c) {
+				t.Errorf("unescaped special character in %q", c)
+			}
+		}
+	}
+}
+
+func TestCSVRoundTrip(t *testing.T) {
+	var b bytes.Buffer
+	tb := sample()
+	if err := tb.WriteCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 4 || recs[1][0] != "mq:by=procs,order=down,q=32" || recs[2][3] != "a & b_c" {
+		t.Errorf("%q", recs)
+	}
+}
+
+func TestMarkdown(t *testing.T) {
+	tb := &Table{Title: "T", Header: []string{"a", "b|c"}, Align: []Align{Left, Right}}
+	tb.Add("x|y", "2")
+	var b bytes.Buffer
+	tb.WriteMarkdown(&b)
+	want := "### T\n\n| a | b\\|c |\n| --- | ---: |\n| x\\|y | 2 |\n"
+	if b.String() != want {
+		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
+	}
+}
+
+func TestAddWidthPanics(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("no panic")
+		}
+	}()
+	(&Table{Header: []string{"a"}}).Add("1", "2")
+}
