@@ -2,45 +2,34 @@ package sched
 
 import "github.com/schedlab/schedlab/model/policy"
 
-// FCFS is strict first-come first-served with head-of-line blocking.
+// FCFS is strict first-come first-served with head-of-line blocking
+// (Chu 1995, Ch. 1 and 5; Mohapatra, Yu and Das, seed 001 §A.2.1).
+//
+// On arrival a job is started only if the queue is empty and it fits;
+// otherwise it joins the tail. On completion the head is started for as long
+// as it fits. A job that does not fit at the head blocks every job behind
+// it, even jobs that would fit. Both rules amount to "start from the head
+// while the head fits", which is what Schedule does.
 type FCFS struct {
-	q queue
+	q fifo
 }
 
-// Submit appends j to the queue.
+// NewFCFS returns an FCFS scheduler.
+func NewFCFS() *FCFS { return &FCFS{} }
+
+// Submit appends j to the tail of the queue.
 func (s *FCFS) Submit(j *policy.Job) { s.q.push(j) }
 
 // Finished does nothing: FCFS keeps no state about running jobs.
-func (s *FCFS) Finished(j *policy.Job) {}
+func (s *FCFS) Finished(*policy.Job) {}
 
-// Schedule starts jobs from the head of the queue until the head does not fit.
+// Schedule starts jobs from the head of the queue until the head does not
+// fit.
 func (s *FCFS) Schedule(sys policy.System) {
-	for s.q.len() > 0 && sys.Start(s.q.front()) {
+	for s.q.len() > 0 && tryStart(sys, s.q.front()) {
 		s.q.pop()
 	}
 }
 
 // Waiting is the queue length.
 func (s *FCFS) Waiting() int { return s.q.len() }
-
-// queue is a FIFO of jobs.
-type queue struct {
-	jobs []*policy.Job
-	head int
-}
-
-func (q *queue) push(j *policy.Job) { q.jobs = append(q.jobs, j) }
-func (q *queue) len() int           { return len(q.jobs) - q.head }
-func (q *queue) front() *policy.Job { return q.jobs[q.head] }
-func (q *queue) pop() *policy.Job {
-	j := q.jobs[q.head]
-	q.jobs[q.head] = nil
-	q.head++
-	if q.head > 64 && q.head*2 > len(q.jobs) {
-		n := copy(q.jobs, q.jobs[q.head:])
-		clear(q.jobs[n:])
-		q.jobs = q.jobs[:n]
-		q.head = 0
-	}
-	return j
-}

@@ -1,19 +1,159 @@
 package sched
 
-import "github.com/schedlab/schedlab/model/policy"
+import (
+	"fmt"
+	"math"
+	"strconv"
 
-// Schedulers lists the scheduling family's schedulers for the registry.
+	"github.com/schedlab/schedlab/model/policy"
+)
+
+// Schedulers returns the registry entries of the scheduling family, in the
+// order `replay list` shows them. Every one works on any machine kind except
+// mq with by=larger or by=smaller (meshes only).
 func Schedulers() []policy.SchedulerSpec {
+	orderP := func(def string) policy.Param {
+		return policy.Param{Name: "order", Default: def, Doc: "up: ScanUp (small sizes first); down: ScanDown (large sizes first)"}
+	}
 	return []policy.SchedulerSpec{
 		{
 			Name: "fcfs",
-			Doc:  "strict first-come first-served with head-of-line blocking (Chu Ch. 1, 5; seed 001 §A.2.1)",
+			Doc:  "strict first-come first-served, head-of-line blocking (Chu 1995 Ch. 1, 5; seed 001 §A.2.1)",
 			New: func(m policy.Machine, p policy.Params) (policy.Scheduler, error) {
 				if err := p.Check(); err != nil {
-					return nil, err
+					return nil, fmt.Errorf("fcfs: %w", err)
 				}
-				return &FCFS{}, nil
+				return NewFCFS(), nil
+			},
+		},
+		orderedSpec("sjf", "shortest job (runtime estimate) first, one ordered queue (Chu 1995 §6.1)", keySJF),
+		orderedSpec("smallest", "fewest processors first, one ordered queue (Chu 1995 §6.1)", keySmallest),
+		orderedSpec("largest", "most processors first, one ordered queue (Chu 1995 §6.1)", keyLargest),
+		orderedSpec("ssd", "smallest service demand (estimate × processors) first, one ordered queue (Chu 1995 §6.1)", keySSD),
+		{
+			Name:   "if",
+			Doc:    "Immediate Fit: arrivals start at once if they fit, unless the head exceeded the WTL (Chu 1995 §5.1)",
+			Params: []policy.Param{wtlParam},
+			New: func(m policy.Machine, p policy.Params) (policy.Scheduler, error) {
+				if err := p.Check("wtl"); err != nil {
+					return nil, fmt.Errorf("if: %w", err)
+				}
+				wtl, err := parseWTL(p)
+				if err != nil {
+					return nil, fmt.Errorf("if: %w", err)
+				}
+				return NewImmediateFit(wtl), nil
+			},
+		},
+		{
+			Name:   "sa",
+			Doc:    "Scan All: Immediate Fit on arrival, scan the whole queue on completion (Chu 1995 §5.2)",
+			Params: []policy.Param{wtlParam},
+			New: func(m policy.Machine, p policy.Params) (policy.Scheduler, error) {
+				if err := p.Check("wtl"); err != nil {
+					return nil, fmt.Errorf("sa: %w", err)
+				}
+				wtl, err := parseWTL(p)
+				if err != nil {
+					return nil, fmt.Errorf("sa: %w", err)
+				}
+				return NewScanAll(wtl), nil
+			},
+		},
+		{
+			Name: "mq",
+			Doc:  "Multiple Queues: Q size classes, Scan All across queues in order (Chu 1995 §6.2, Fig. 6.1)",
+			Params: []policy.Param{
+				{Name: "q", Default: "mesh: larger side; else min(32, N)", Doc: "number of queues"},
+				orderP("down"),
+				{Name: "by", Default: ByProcs, Doc: "classify by procs, or (meshes only) by the larger or smaller side"},
+				wtlParam,
+			},
+			New: func(m policy.Machine, p policy.Params) (policy.Scheduler, error) {
+				s, err := newMQ(m, p)
+				if err != nil {
+					return nil, fmt.Errorf("mq: %w", err)
+				}
+				return s, nil
+			},
+		},
+		{
+			Name: "scan",
+			Doc:  "Scan: one FCFS queue per size class ⌈log2 procs⌉, served C-SCAN (Krueger, Lai & Radiya; seed 001 §A.2.2)",
+			Params: []policy.Param{
+				orderP("up"),
+				{Name: "sf", Default: "false", Doc: "true: starvation-free ScanUpSF/ScanDownSF (arrivals to the queue in service wait for the next visit)"},
+			},
+			New: func(m policy.Machine, p policy.Params) (policy.Scheduler, error) {
+				if err := p.Check("order", "sf"); err != nil {
+					return nil, fmt.Errorf("scan: %w", err)
+				}
+				order, err := p.Choice("order", "up", "up", "down")
+				if err != nil {
+					return nil, fmt.Errorf("scan: %w", err)
+				}
+				sf, err := p.Choice("sf", "false", "false", "true")
+				if err != nil {
+					return nil, fmt.Errorf("scan: %w", err)
+				}
+				return NewScan(m.Procs, order == "down", sf == "true"), nil
+			},
+		},
+		{
+			Name: "prio-res",
+			Doc:  "priority (starvation counter MAX_PRI) + count reservation (Das Sharma & Pradhan ICPP'94; Chu 1995 §2.5.4)",
+			Params: []policy.Param{
+				{Name: "max_pri", Default: "inf", Doc: "later jobs started ahead of the waiting head before it gets top priority (integer ≥ 0, or inf)"},
+				{Name: "reserve", Default: "true", Doc: "false: the priority technique alone"},
+			},
+			New: func(m policy.Machine, p policy.Params) (policy.Scheduler, error) {
+				if err := p.Check("max_pri", "reserve"); err != nil {
+					return nil, fmt.Errorf("prio-res: %w", err)
+				}
+				mp, err := p.Float("max_pri", math.Inf(1))
+				if err == nil && (mp < 0 || !math.IsInf(mp, 1) && mp != math.Trunc(mp)) {
+					err = fmt.Errorf("parameter max_pri=%q: want an integer ≥ 0 or inf", p["max_pri"])
+				}
+				if err != nil {
+					return nil, fmt.Errorf("prio-res: %w", err)
+				}
+				res, err := p.Choice("reserve", "true", "true", "false")
+				if err != nil {
+					return nil, fmt.Errorf("prio-res: %w", err)
+				}
+				return NewPrioRes(mp, res == "true"), nil
 			},
 		},
 	}
+}
+
+// newMQ parses mq's parameters.
+func newMQ(m policy.Machine, p policy.Params) (*MultipleQueues, error) {
+	if err := p.Check("q", "order", "by", "wtl"); err != nil {
+		return nil, err
+	}
+	def := min(32, m.Procs)
+	if m.Kind == policy.Mesh {
+		def = max(m.Width, m.Height)
+	}
+	q, err := p.Int("q", def)
+	if err != nil {
+		return nil, err
+	}
+	order, err := p.Choice("order", "down", "up", "down")
+	if err != nil {
+		return nil, err
+	}
+	by, err := p.Choice("by", ByProcs, ByProcs, ByLarger, BySmaller)
+	if err != nil {
+		return nil, err
+	}
+	wtl, err := parseWTL(p)
+	if err != nil {
+		return nil, err
+	}
+	if q < 1 {
+		return nil, fmt.Errorf("parameter q=%s: must be ≥ 1", strconv.Itoa(q))
+	}
+	return NewMultipleQueues(m, q, order == "down", by, wtl)
 }

@@ -1,0 +1,46 @@
+package sched
+
+import "github.com/schedlab/schedlab/model/policy"
+
+// ImmediateFit is Chu's Immediate Fit (IF) scheme (Chu 1995, §5.1,
+// Fig. 5.1): one waiting queue in arrival order and a waiting-time limit
+// (WTL) against starvation.
+//
+//   - When a job arrives: if the queue is not empty and its head has
+//     exceeded the WTL, the job joins the tail. Otherwise it is started at
+//     once if it fits (jumping ahead of the waiting jobs), else it joins the
+//     tail.
+//   - When a job completes: the head is started for as long as it fits; a
+//     head that does not fit blocks the queue, as in FCFS.
+//
+// Since the queue stays in arrival order, looking at the head is the same as
+// asking whether any waiting job has exceeded the limit. wtl=0 is FCFS; the
+// default wtl=inf never blocks arrivals.
+type ImmediateFit struct {
+	inbox
+	q   fifo
+	wtl float64
+}
+
+// NewImmediateFit returns Immediate Fit with waiting-time limit wtl
+// (math.Inf(1) for none).
+func NewImmediateFit(wtl float64) *ImmediateFit { return &ImmediateFit{wtl: wtl} }
+
+// Waiting is the number of jobs waiting.
+func (s *ImmediateFit) Waiting() int { return s.q.len() + len(s.arrivals) }
+
+// Schedule applies the completion rule, then the arrival rule per arrival.
+func (s *ImmediateFit) Schedule(sys policy.System) {
+	if s.takeFreed() {
+		for s.q.len() > 0 && tryStart(sys, s.q.front()) {
+			s.q.pop()
+		}
+	}
+	now := sys.Now()
+	for _, j := range s.arrivals {
+		if s.q.len() > 0 && exceeded(s.q.front(), now, s.wtl) || !tryStart(sys, j) {
+			s.q.push(j)
+		}
+	}
+	s.done()
+}

@@ -1,0 +1,62 @@
+package sched
+
+import "github.com/schedlab/schedlab/model/policy"
+
+// ScanAll is Chu's Scan All (SA) scheme (Chu 1995, §5.2, Fig. 5.2).
+//
+//   - When a job arrives: as in Immediate Fit, the job is started at once if
+//     it fits, unless the head of the queue has exceeded the waiting-time
+//     limit (WTL), in which case it joins the tail.
+//   - When a job completes: the whole queue is scanned in arrival order and
+//     every job that fits is started; a job that does not fit stays, unless
+//     it has exceeded the WTL, in which case the scan stops there.
+//
+// SA skips over jobs that do not fit, like backfilling without
+// reservations. wtl=0 is FCFS. Chu (§5.3) notes that SA with wtl=inf behaves
+// exactly like Das Sharma and Pradhan's priority scheme without reservation
+// and with MAX_PRI = ∞ (see PrioRes).
+type ScanAll struct {
+	inbox
+	q   fifo
+	wtl float64
+}
+
+// NewScanAll returns Scan All with waiting-time limit wtl (math.Inf(1) for
+// none).
+func NewScanAll(wtl float64) *ScanAll { return &ScanAll{wtl: wtl} }
+
+// Waiting is the number of jobs waiting.
+func (s *ScanAll) Waiting() int { return s.q.len() + len(s.arrivals) }
+
+// Schedule applies the completion rule, then the arrival rule per arrival.
+func (s *ScanAll) Schedule(sys policy.System) {
+	now := sys.Now()
+	if s.takeFreed() {
+		scanQueue(sys, &s.q, now, s.wtl)
+	}
+	for _, j := range s.arrivals {
+		if s.q.len() > 0 && exceeded(s.q.front(), now, s.wtl) || !tryStart(sys, j) {
+			s.q.push(j)
+		}
+	}
+	s.done()
+}
+
+// scanQueue is SA's completion rule on one queue: start every job that fits,
+// in order; stop at a job that does not fit and has exceeded wtl. It reports
+// whether it stopped that way. (It also stops when no processor is free,
+// which changes nothing: no job could start.)
+func scanQueue(sys policy.System, q *fifo, now, wtl float64) (blocked bool) {
+	alloc := sys.Allocator()
+	q.scan(func(j *policy.Job) (bool, bool) {
+		if tryStart(sys, j) {
+			return true, alloc.Free() == 0
+		}
+		if exceeded(j, now, wtl) {
+			blocked = true
+			return false, true
+		}
+		return false, alloc.Free() == 0
+	})
+	return blocked
+}

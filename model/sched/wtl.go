@@ -1,0 +1,27 @@
+package sched
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/schedlab/schedlab/model/policy"
+)
+
+// exceeded reports whether j, waiting at time now, has reached the
+// waiting-time limit wtl (inclusive; see the package doc).
+func exceeded(j *policy.Job, now, wtl float64) bool { return now-j.Submit >= wtl }
+
+// wtlParam documents the waiting-time limit.
+var wtlParam = policy.Param{Name: "wtl", Default: "inf", Doc: "waiting-time limit: a waiting job that has waited this long blocks the scheme (Chu uses 500; 0 gives FCFS)"}
+
+// parseWTL reads the waiting-time limit, which must be ≥ 0.
+func parseWTL(p policy.Params) (float64, error) {
+	w, err := p.Float("wtl", math.Inf(1))
+	if err != nil {
+		return 0, err
+	}
+	if w < 0 {
+		return 0, fmt.Errorf("parameter wtl=%q: must be ≥ 0", p["wtl"])
+	}
+	return w, nil
+}
