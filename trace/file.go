@@ -60,7 +60,9 @@ func ReadFile(path string, opt ReadOptions) (*Trace, error) {
 			return nil, &Error{File: path, Msg: "gzip: " + err.Error()}
 		}
 		defer zr.Close()
-		r = &gzipErrReader{zr}
+		ar := newAsyncReader(&gzipErrReader{zr})
+		defer ar.Close()
+		r = ar
 	} else if FormatOf(path) == FormatSWFGzip {
 		return nil, &Error{File: path, Msg: "not gzip data (the name ends in .gz)"}
 	}
@@ -103,3 +105,5 @@ func WriteFile(path string, t *Trace) error {
 		return WriteSWF(w, t)
 	})
 }
+
+func gzipNewReader(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) }

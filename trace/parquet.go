@@ -64,7 +64,7 @@ func (t *Trace) metadata() [][2]string {
 // with the header and provenance in the file's key-value metadata.
 func WriteParquet(w io.Writer, t *Trace) error {
 	opts := []parquet.WriterOption{
-		parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}),
+		parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}),
 		parquet.CreatedBy("schedlab", "", ""),
 		parquet.MaxRowsPerRowGroup(1 << 20),
 	}

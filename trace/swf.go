@@ -56,7 +56,8 @@ type swfReader struct {
 	file   string
 	line   int
 	header Header
-	jobs   []Job
+	chunks [][]Job // full chunks of jobs, concatenated at the end (no regrowth copies)
+	jobs   []Job   // the chunk being filled
 	lines  []int32 // line number of each job
 }
 
@@ -92,7 +93,7 @@ func ReadSWF(r io.Reader, name string, opt ReadOptions) (*Trace, error) {
 			break
 		}
 	}
-	t := &Trace{Name: baseName(name), Header: p.header, Jobs: p.jobs}
+	t := &Trace{Name: baseName(name), Header: p.header, Jobs: p.all()}
 	t.Provenance = Provenance{Source: name, Generator: "swf", SchemaVersion: SchemaVersion, Load: -1}
 	if err := t.validate(name, opt, func(i int) int { return int(p.lines[i]) }, false); err != nil {
 		return nil, err
@@ -142,9 +143,31 @@ func (p *swfReader) parseLine(line []byte) error {
 	if n != NumFields {
 		return &Error{File: p.file, Line: p.line, Msg: fmt.Sprintf("%d fields, want %d", n, NumFields)}
 	}
+	if len(p.jobs) == cap(p.jobs) {
+		if len(p.jobs) > 0 {
+			p.chunks = append(p.chunks, p.jobs)
+		}
+		p.jobs = make([]Job, 0, 8192)
+	}
 	p.jobs = append(p.jobs, j)
 	p.lines = append(p.lines, int32(p.line))
 	return nil
+}
+
+// all returns every job read, in one slice.
+func (p *swfReader) all() []Job {
+	if len(p.chunks) == 0 {
+		return p.jobs
+	}
+	n := len(p.jobs)
+	for _, c := range p.chunks {
+		n += len(c)
+	}
+	out := make([]Job, 0, n)
+	for _, c := range p.chunks {
+		out = append(out, c...)
+	}
+	return append(out, p.jobs...)
 }
 
 // parseNumber parses a decimal integer quickly, falling back to
