@@ -18,6 +18,7 @@ package flat
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/schedlab/schedlab/model/policy"
 )
@@ -60,6 +61,7 @@ func Allocators() []policy.AllocatorSpec {
 type Count struct {
 	free []int32 // stack of free processor numbers
 	size int
+	pool [33][]*Procs // released allocations by capacity class, for reuse
 }
 
 // NewCount returns a count allocator for n processors, all free.
@@ -72,15 +74,16 @@ func NewCount(n int) *Count {
 }
 
 // Procs is an allocation of the count allocator: a list of processor
-// numbers.
-type Procs []int32
+// numbers. Its storage is recycled once released: an allocation must not
+// be used after Release.
+type Procs struct{ list []int32 }
 
 // Procs implements policy.Allocation.
-func (p Procs) Procs() int { return len(p) }
+func (p *Procs) Procs() int { return len(p.list) }
 
 // Nodes implements policy.NodeLister.
-func (p Procs) Nodes(dst []int) []int {
-	for _, q := range p {
+func (p *Procs) Nodes(dst []int) []int {
+	for _, q := range p.list {
 		dst = append(dst, int(q))
 	}
 	return dst
@@ -93,15 +96,27 @@ func (c *Count) Allocate(j *policy.Job) (policy.Allocation, bool) {
 		return nil, false
 	}
 	n := len(c.free) - k
-	a := make(Procs, k)
-	copy(a, c.free[n:])
+	cl := bits.Len(uint(k - 1)) // capacity class: 1<<cl >= k
+	var a *Procs
+	if p := c.pool[cl]; len(p) > 0 {
+		a = p[len(p)-1]
+		c.pool[cl] = p[:len(p)-1]
+		a.list = a.list[:k]
+	} else {
+		a = &Procs{list: make([]int32, k, 1<<cl)}
+	}
+	copy(a.list, c.free[n:])
 	c.free = c.free[:n]
 	return a, true
 }
 
 // Release pushes the processors of a back on the free stack.
 func (c *Count) Release(a policy.Allocation) {
-	c.free = append(c.free, a.(Procs)...)
+	p := a.(*Procs)
+	c.free = append(c.free, p.list...)
+	cl := bits.Len(uint(cap(p.list) - 1))
+	p.list = p.list[:0]
+	c.pool[cl] = append(c.pool[cl], p)
 }
 
 // Free is the number of free processors.

@@ -72,8 +72,8 @@ func TestNoProcessorHeldTwice(t *testing.T) {
 					for _, q := range a.(policy.NodeLister).Nodes(nil) {
 						owner[q] = 0
 					}
-					al.Release(a)
 					busy -= a.Procs()
+					al.Release(a) // a is invalid from here on
 					held = append(held[:k], held[k+1:]...)
 				} else {
 					k := 1 + r.IntN(16)
