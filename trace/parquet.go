@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
@@ -39,9 +40,9 @@ func (t *Trace) metadata() [][2]string {
 	for i, h := range t.Header {
 		hdr[i] = [2]string{h.Key, h.Value}
 	}
-	hj, _ := json.Marshal(hdr)
+	hj := marshal(hdr)
 	p := t.Provenance
-	pj, _ := json.Marshal(provenanceJSON{p.Source, p.Generator, p.Params, p.Seed, SchemaVersion, p.Load, p.Rep})
+	pj := marshal(provenanceJSON{p.Source, p.Generator, p.Params, p.Seed, SchemaVersion, p.Load, p.Rep})
 	kv := [][2]string{
 		{MetaName, t.Name},
 		{MetaMachine, t.Machine},
@@ -57,6 +58,18 @@ func (t *Trace) metadata() [][2]string {
 		}
 	}
 	return kv
+}
+
+// marshal encodes v as compact JSON without HTML escaping (so "<" stays
+// readable in metadata viewers). Map keys come out sorted.
+func marshal(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(err) // only plain strings, numbers and maps: cannot fail
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // WriteParquet writes t as a Parquet file: one row per job with the
