@@ -1,0 +1,232 @@
+// Package catalog is schedlab's name → constructor registry: it gathers the
+// allocators and schedulers of every policy family (model/flat, model/sched,
+// model/backfill, and later the mesh and hypercube families) and turns the
+// command line's policy specs ("mq:q=32,order=down") into (allocator,
+// scheduler) pairs that can build fresh instances for each run.
+//
+// Canonical names: a policy is written name, or name:key=value,... with the
+// parameters in key order ("mq:order=down,q=32"). The canonical name is
+// what results files record in their alloc and sched columns.
+package catalog
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/schedlab/schedlab/model/backfill"
+	"github.com/schedlab/schedlab/model/flat"
+	"github.com/schedlab/schedlab/model/policy"
+	"github.com/schedlab/schedlab/model/sched"
+)
+
+// Allocators returns every allocator, by machine family.
+func Allocators() []policy.AllocatorSpec {
+	return flat.Allocators()
+}
+
+// Schedulers returns every scheduler: the scheduling family, then
+// backfilling.
+func Schedulers() []policy.SchedulerSpec {
+	return append(sched.Schedulers(), backfill.Schedulers()...)
+}
+
+// MachineKinds documents the machine kinds, for `replay list`.
+var MachineKinds = []struct{ Kind, Syntax, Doc string }{
+	{policy.Flat, "flat:N", "N interchangeable processors"},
+	{policy.Mesh, "mesh:WxH", "a W×H two-dimensional mesh (allocators to come)"},
+	{policy.Cube, "cube:n", "a hypercube of 2^n nodes (allocators to come)"},
+}
+
+// Allocator returns the allocator named name.
+func Allocator(name string) (policy.AllocatorSpec, error) {
+	var names []string
+	for _, s := range Allocators() {
+		if s.Name == name {
+			return s, nil
+		}
+		names = append(names, s.Name)
+	}
+	return policy.AllocatorSpec{}, fmt.Errorf("unknown allocator %q (known: %s)", name, strings.Join(names, ", "))
+}
+
+// Scheduler returns the scheduler named name.
+func Scheduler(name string) (policy.SchedulerSpec, error) {
+	var names []string
+	for _, s := range Schedulers() {
+		if s.Name == name {
+			return s, nil
+		}
+		names = append(names, s.Name)
+	}
+	return policy.SchedulerSpec{}, fmt.Errorf("unknown scheduler %q (known: %s)", name, strings.Join(names, ", "))
+}
+
+// Canonical returns the canonical spelling of a policy: name, or
+// name:k=v,... in key order.
+func Canonical(name string, p policy.Params) string {
+	if len(p) == 0 {
+		return name
+	}
+	return name + ":" + p.String()
+}
+
+// Pair is one (allocator, scheduler) combination, able to build fresh
+// instances for each run.
+type Pair struct {
+	Alloc string // canonical allocator spec
+	Sched string // canonical scheduler spec
+
+	alloc       policy.AllocatorSpec
+	allocParams policy.Params
+	sched       policy.SchedulerSpec
+	schedParams policy.Params
+}
+
+// NewAllocator builds a fresh allocator for machine m.
+func (p Pair) NewAllocator(m policy.Machine) (policy.Allocator, error) {
+	a, err := p.alloc.New(m, p.allocParams)
+	if err != nil {
+		return nil, fmt.Errorf("allocator %s: %w", p.Alloc, err)
+	}
+	return a, nil
+}
+
+// NewScheduler builds a fresh scheduler for machine m.
+func (p Pair) NewScheduler(m policy.Machine) (policy.Scheduler, error) {
+	s, err := p.sched.New(m, p.schedParams)
+	if err != nil {
+		return nil, fmt.Errorf("scheduler %s: %w", p.Sched, err)
+	}
+	return s, nil
+}
+
+type allocChoice struct {
+	canon string
+	spec  policy.AllocatorSpec
+	p     policy.Params
+}
+
+type schedChoice struct {
+	canon string
+	spec  policy.SchedulerSpec
+	p     policy.Params
+}
+
+// Pairs returns every (allocator, scheduler) pair for machine m, allocators
+// outer, schedulers inner, each in the order given (or the catalog's order
+// when nil, keeping those that support m's kind with default parameters).
+// Each arg is a spec string such as "mq:q=32,order=down". A named policy
+// that does not support m, an unknown name or an unknown or invalid
+// parameter is an error. Duplicate specs (same canonical name) count once.
+func Pairs(m policy.Machine, allocs, scheds []string) ([]Pair, error) {
+	var as []allocChoice
+	seen := map[string]bool{}
+	if allocs == nil {
+		for _, s := range Allocators() {
+			if policy.Supports(s.Kinds, m.Kind) {
+				as = append(as, allocChoice{s.Name, s, policy.Params{}})
+			}
+		}
+	}
+	for _, str := range allocs {
+		name, p, err := policy.ParseSpec(str)
+		if err != nil {
+			return nil, err
+		}
+		s, err := Allocator(name)
+		if err != nil {
+			return nil, err
+		}
+		if !policy.Supports(s.Kinds, m.Kind) {
+			return nil, fmt.Errorf("allocator %s does not support machine %s (kinds: %s)", name, m, strings.Join(s.Kinds, ", "))
+		}
+		canon := Canonical(name, p)
+		if seen[canon] {
+			continue
+		}
+		seen[canon] = true
+		if _, err := s.New(m, p); err != nil {
+			return nil, fmt.Errorf("allocator %s: %w", str, err)
+		}
+		as = append(as, allocChoice{canon, s, p})
+	}
+	var ss []schedChoice
+	seenSched := map[string]bool{}
+	if scheds == nil {
+		for _, s := range Schedulers() {
+			if policy.Supports(s.Kinds, m.Kind) {
+				ss = append(ss, schedChoice{s.Name, s, policy.Params{}})
+			}
+		}
+	}
+	for _, str := range scheds {
+		name, p, err := policy.ParseSpec(str)
+		if err != nil {
+			return nil, err
+		}
+		s, err := Scheduler(name)
+		if err != nil {
+			return nil, err
+		}
+		if !policy.Supports(s.Kinds, m.Kind) {
+			return nil, fmt.Errorf("scheduler %s does not support machine %s (kinds: %s)", name, m, strings.Join(s.Kinds, ", "))
+		}
+		canon := Canonical(name, p)
+		if seenSched[canon] {
+			continue
+		}
+		seenSched[canon] = true
+		if _, err := s.New(m, p); err != nil {
+			return nil, fmt.Errorf("scheduler %s: %w", str, err)
+		}
+		ss = append(ss, schedChoice{canon, s, p})
+	}
+	if len(as) == 0 {
+		return nil, fmt.Errorf("no allocator supports machine %s", m)
+	}
+	if len(ss) == 0 {
+		return nil, fmt.Errorf("no scheduler supports machine %s", m)
+	}
+	pairs := make([]Pair, 0, len(as)*len(ss))
+	for _, a := range as {
+		for _, s := range ss {
+			pairs = append(pairs, Pair{Alloc: a.canon, Sched: s.canon, alloc: a.spec, allocParams: a.p, sched: s.spec, schedParams: s.p})
+		}
+	}
+	return pairs, nil
+}
+
+// List writes one line per machine kind, allocator and scheduler, with
+// parameters, defaults and supported machine kinds (for `replay list`).
+func List() []string {
+	var out []string
+	for _, k := range MachineKinds {
+		out = append(out, fmt.Sprintf("machine    %-14s %s", k.Syntax, k.Doc))
+	}
+	kinds := func(k []string) string {
+		if len(k) == 0 {
+			return "any"
+		}
+		k = append([]string(nil), k...)
+		sort.Strings(k)
+		return strings.Join(k, ",")
+	}
+	params := func(ps []policy.Param) string {
+		if len(ps) == 0 {
+			return ""
+		}
+		var b []string
+		for _, p := range ps {
+			b = append(b, fmt.Sprintf("%s=%s (%s)", p.Name, p.Default, p.Doc))
+		}
+		return "; params: " + strings.Join(b, "; ")
+	}
+	for _, s := range Allocators() {
+		out = append(out, fmt.Sprintf("allocator  %-14s [%s] %s%s", s.Name, kinds(s.Kinds), s.Doc, params(s.Params)))
+	}
+	for _, s := range Schedulers() {
+		out = append(out, fmt.Sprintf("scheduler  %-14s [%s] %s%s", s.Name, kinds(s.Kinds), s.Doc, params(s.Params)))
+	}
+	return out
+}

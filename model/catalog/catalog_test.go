@@ -1,0 +1,89 @@
+package catalog
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/model/policy"
+)
+
+var flat128 = policy.Machine{Kind: policy.Flat, Procs: 128}
+
+func TestNamesAreTheContract(t *testing.T) {
+	var got []string
+	for _, s := range Allocators() {
+		got = append(got, s.Name)
+	}
+	if g := strings.Join(got, " "); !strings.HasPrefix(g, "count contig") {
+		t.Errorf("allocators %s", g)
+	}
+	got = got[:0]
+	for _, s := range Schedulers() {
+		got = append(got, s.Name)
+	}
+	want := "fcfs sjf smallest largest ssd if sa mq scan prio-res easy conservative"
+	if g := strings.Join(got, " "); g != want {
+		t.Errorf("schedulers %q, want %q", g, want)
+	}
+}
+
+func TestPairs(t *testing.T) {
+	all, err := Pairs(flat128, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 2*12 || all[0].Alloc != "count" || all[0].Sched != "fcfs" || all[23].Alloc != "contig" || all[23].Sched != "conservative" {
+		t.Errorf("%d pairs, first %v last %v", len(all), all[0], all[len(all)-1])
+	}
+	ps, err := Pairs(flat128, []string{"contig"}, []string{"mq:q=32,order=down", "easy", "mq:order=down,q=32"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 2 || ps[0].Sched != "mq:order=down,q=32" || ps[1].Sched != "easy" {
+		t.Fatalf("pairs %+v", ps)
+	}
+	a, err := ps[0].NewAllocator(flat128)
+	if err != nil || a.Size() != 128 {
+		t.Fatalf("allocator %v %v", a, err)
+	}
+	s1, _ := ps[1].NewScheduler(flat128)
+	s2, _ := ps[1].NewScheduler(flat128)
+	if s1 == s2 {
+		t.Errorf("NewScheduler returned the same instance twice")
+	}
+}
+
+func TestErrors(t *testing.T) {
+	for _, c := range []struct {
+		allocs, scheds []string
+		want           string
+	}{
+		{[]string{"best"}, nil, `unknown allocator "best" (known: count, contig`},
+		{nil, []string{"lifo"}, `unknown scheduler "lifo" (known: fcfs,`},
+		{nil, []string{"easy:depth=2"}, `unknown parameter "depth"`},
+		{[]string{"count:x=1"}, nil, `unknown parameter "x"`},
+		{nil, []string{"mq:q=x"}, `mq`},
+		{nil, []string{"mq:q"}, `not key=value`},
+	} {
+		_, err := Pairs(flat128, c.allocs, c.scheds)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Pairs(%v, %v): err %v, want %q", c.allocs, c.scheds, err, c.want)
+		}
+	}
+	if _, err := Pairs(policy.Machine{Kind: policy.Mesh, Procs: 4, Width: 2, Height: 2}, nil, nil); err == nil {
+		t.Errorf("mesh machine: no error without mesh allocators")
+	}
+}
+
+func TestList(t *testing.T) {
+	l := List()
+	if len(l) != 3+len(Allocators())+len(Schedulers()) {
+		t.Errorf("%d lines", len(l))
+	}
+	joined := strings.Join(l, "\n")
+	for _, w := range []string{"machine    flat:N", "allocator  count", "scheduler  easy", "wtl="} {
+		if !strings.Contains(joined, w) {
+			t.Errorf("list lacks %q:\n%s", w, joined)
+		}
+	}
+}
