@@ -1,0 +1,142 @@
+package workload
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/schedlab/schedlab/trace"
+)
+
+// Sweep describes a load sweep: one trace per (load, replication).
+//
+// Replication r (1..Reps) at load ρ is generated with seed
+// SweepSeed(Seed, ρ, r), so every trace has its own independent streams,
+// and is named SweepName(model, ρ, r), e.g. "workload-load0.30-rep01"; its
+// provenance records Load = ρ and Rep = r.
+type Sweep struct {
+	Loads []float64 // offered loads
+	Reps  int       // replications per load (≥ 1)
+	Seed  int64     // base seed
+}
+
+// ParseLoads parses a load list: "LO:HI:STEP" (inclusive, e.g.
+// "0.1:0.9:0.1"), a comma-separated list "0.3,0.5,0.7", or one value.
+// Values are rounded to 1e-9 so that 0.1:0.9:0.1 gives exactly 0.1, ..., 0.9.
+func ParseLoads(s string) ([]float64, error) {
+	bad := func(why string) ([]float64, error) {
+		return nil, fmt.Errorf("load %q: %s", s, why)
+	}
+	num := func(v string) (float64, error) {
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || !(f > 0) || math.IsInf(f, 0) {
+			return 0, fmt.Errorf("load %q: %q is not a positive number", s, v)
+		}
+		return f, nil
+	}
+	round := func(f float64) float64 { return math.Round(f*1e9) / 1e9 }
+	if parts := strings.Split(s, ":"); len(parts) == 3 {
+		lo, err := num(parts[0])
+		if err != nil {
+			return nil, err
+		}
+		hi, err := num(parts[1])
+		if err != nil {
+			return nil, err
+		}
+		step, err := num(parts[2])
+		if err != nil {
+			return nil, err
+		}
+		if hi < lo {
+			return bad("HI below LO")
+		}
+		n := int(math.Floor((hi-lo)/step+1e-9)) + 1
+		if n > 10000 {
+			return bad("more than 10000 loads")
+		}
+		out := make([]float64, n)
+		for i := range out {
+			out[i] = round(lo + float64(i)*step)
+		}
+		return out, nil
+	} else if len(parts) != 1 {
+		return bad("want LO:HI:STEP, a comma-separated list, or one value")
+	}
+	var out []float64
+	for _, p := range strings.Split(s, ",") {
+		f, err := num(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, round(f))
+	}
+	return out, nil
+}
+
+// FormatLoad spells a load for file names: two decimals ("0.30") unless
+// more are needed ("0.125").
+func FormatLoad(load float64) string {
+	s := strconv.FormatFloat(load, 'f', -1, 64)
+	if two := strconv.FormatFloat(load, 'f', 2, 64); len(s) <= len(two) {
+		return two
+	}
+	return s
+}
+
+// SweepName is the name of replication rep at load: "MODEL-loadL-repRR".
+func SweepName(model string, load float64, rep int) string {
+	return fmt.Sprintf("%s-load%s-rep%02d", model, FormatLoad(load), rep)
+}
+
+// Run generates every trace of the sweep in order (loads as given, then
+// replications 1..Reps) and hands each to emit. gen makes the trace of one
+// load, replication and seed; its Name is set to SweepName(model, ...).
+func (sw Sweep) Run(model string, gen func(load float64, rep int, seed int64) (*trace.Trace, error), emit func(*trace.Trace) error) error {
+	if len(sw.Loads) == 0 {
+		return fmt.Errorf("sweep: no loads")
+	}
+	if sw.Reps < 1 {
+		return fmt.Errorf("sweep: reps %d must be ≥ 1", sw.Reps)
+	}
+	for _, load := range sw.Loads {
+		for rep := 1; rep <= sw.Reps; rep++ {
+			tr, err := gen(load, rep, SweepSeed(sw.Seed, load, rep))
+			if err != nil {
+				return fmt.Errorf("sweep load %s rep %d: %w", FormatLoad(load), rep, err)
+			}
+			tr.Name = SweepName(model, load, rep)
+			tr.Provenance.Params["sweep_seed"] = strconv.FormatInt(sw.Seed, 10)
+			if err := emit(tr); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// SweepWorkload runs a sweep of the rigid-job model: base with its load,
+// seed and replication replaced (its IAT must be unset).
+func (sw Sweep) SweepWorkload(base WorkloadSpec, emit func(*trace.Trace) error) error {
+	if base.Arrivals.IAT != 0 {
+		return fmt.Errorf("sweep: --iat cannot be swept; give --load")
+	}
+	return sw.Run("workload", func(load float64, rep int, seed int64) (*trace.Trace, error) {
+		s := base
+		s.Arrivals.Load, s.Seed, s.Rep = load, seed, rep
+		return Generate(s)
+	}, emit)
+}
+
+// SweepMalleable runs a sweep of the malleable model.
+func (sw Sweep) SweepMalleable(base MalleableSpec, emit func(*trace.Trace) error) error {
+	if base.IAT != 0 {
+		return fmt.Errorf("sweep: --iat cannot be swept; give --load")
+	}
+	return sw.Run("malleable", func(load float64, rep int, seed int64) (*trace.Trace, error) {
+		s := base
+		s.Load, s.Seed, s.Rep = load, seed, rep
+		return GenerateMalleable(s)
+	}, emit)
+}
