@@ -33,7 +33,7 @@ func workloadFlags() []cli.Flag {
 		&cli.IntFlag{Name: "jobs", Value: 50000, Usage: "number of jobs (Chu: 50,000 per run)"},
 		&cli.Float64Flag{Name: "horizon", Usage: "generate arrivals up to this time instead of --jobs"},
 		&cli.Int64Flag{Name: "seed", Value: 1, Usage: "random seed"},
-		&cli.StringFlag{Name: "name", Usage: "trace name (default: the output file's base name)"},
+		&cli.StringFlag{Name: "name", Usage: "trace name (default: the output file's base name; sweep: the file-name prefix, default the model)"},
 	}
 }
 
@@ -232,6 +232,7 @@ func sweepCommand() *cli.Command {
 			&cli.StringFlag{Name: "model", Value: "workload", Usage: "model: workload or malleable (their flags apply)"},
 			&cli.StringFlag{Name: "load", Required: true, Usage: "loads: LO:HI:STEP (inclusive), a comma list, or one value"},
 			&cli.IntFlag{Name: "reps", Value: 1, Usage: "replications per load, each with its own seed derived from --seed"},
+			&cli.BoolFlag{Name: "crn", Usage: "common random numbers across loads: one seed per replication, so the loads differ only in arrival rate"},
 			&cli.StringFlag{Name: "format", Value: "parquet", Usage: "file format: parquet, swf or swf.gz"},
 			outputFlag("output directory (created if missing)"),
 		}, workloadFlags(), malleableFlags()),
@@ -248,7 +249,7 @@ func sweepCommand() *cli.Command {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return err
 			}
-			sw := workload.Sweep{Loads: loads, Reps: c.Int("reps"), Seed: c.Int64("seed")}
+			sw := workload.Sweep{Loads: loads, Reps: c.Int("reps"), Seed: c.Int64("seed"), CRN: c.Bool("crn")}
 			emit := func(t *trace.Trace) error { return write(filepath.Join(dir, t.Name+ext), t) }
 			switch c.String("model") {
 			case "workload":

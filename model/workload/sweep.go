@@ -12,13 +12,17 @@ import (
 // Sweep describes a load sweep: one trace per (load, replication).
 //
 // Replication r (1..Reps) at load ρ is generated with seed
-// SweepSeed(Seed, ρ, r), so every trace has its own independent streams,
-// and is named SweepName(model, ρ, r), e.g. "workload-load0.30-rep01"; its
+// SweepSeed(Seed, ρ, r), so every trace has its own independent streams
+// (with CRN, SweepSeed(Seed, 0, r) for every load: common random numbers
+// across loads, so the traces of one replication differ only in their
+// arrival rate and their realised loads are ordered like the targets), and
+// is named SweepName(model, ρ, r), e.g. "workload-load0.30-rep01"; its
 // provenance records Load = ρ and Rep = r.
 type Sweep struct {
 	Loads []float64 // offered loads
 	Reps  int       // replications per load (≥ 1)
 	Seed  int64     // base seed
+	CRN   bool      // common random numbers across loads (one seed per replication)
 }
 
 // ParseLoads parses a load list: "LO:HI:STEP" (inclusive, e.g.
@@ -102,12 +106,17 @@ func (sw Sweep) Run(model string, gen func(load float64, rep int, seed int64) (*
 	}
 	for _, load := range sw.Loads {
 		for rep := 1; rep <= sw.Reps; rep++ {
-			tr, err := gen(load, rep, SweepSeed(sw.Seed, load, rep))
+			key := load
+			if sw.CRN {
+				key = 0
+			}
+			tr, err := gen(load, rep, SweepSeed(sw.Seed, key, rep))
 			if err != nil {
 				return fmt.Errorf("sweep load %s rep %d: %w", FormatLoad(load), rep, err)
 			}
 			tr.Name = SweepName(model, load, rep)
 			tr.Provenance.Params["sweep_seed"] = strconv.FormatInt(sw.Seed, 10)
+			tr.Provenance.Params["sweep_crn"] = strconv.FormatBool(sw.CRN)
 			if err := emit(tr); err != nil {
 				return err
 			}
@@ -117,24 +126,27 @@ func (sw Sweep) Run(model string, gen func(load float64, rep int, seed int64) (*
 }
 
 // SweepWorkload runs a sweep of the rigid-job model: base with its load,
-// seed and replication replaced (its IAT must be unset).
+// seed and replication replaced (its IAT must be unset). The traces are
+// named SweepName(base.Name, ...), or SweepName("workload", ...) when
+// base.Name is empty.
 func (sw Sweep) SweepWorkload(base WorkloadSpec, emit func(*trace.Trace) error) error {
 	if base.Arrivals.IAT != 0 {
 		return fmt.Errorf("sweep: --iat cannot be swept; give --load")
 	}
-	return sw.Run("workload", func(load float64, rep int, seed int64) (*trace.Trace, error) {
+	return sw.Run(or(base.Name, "workload"), func(load float64, rep int, seed int64) (*trace.Trace, error) {
 		s := base
 		s.Arrivals.Load, s.Seed, s.Rep = load, seed, rep
 		return Generate(s)
 	}, emit)
 }
 
-// SweepMalleable runs a sweep of the malleable model.
+// SweepMalleable runs a sweep of the malleable model, named like
+// SweepWorkload's (default prefix "malleable").
 func (sw Sweep) SweepMalleable(base MalleableSpec, emit func(*trace.Trace) error) error {
 	if base.IAT != 0 {
 		return fmt.Errorf("sweep: --iat cannot be swept; give --load")
 	}
-	return sw.Run("malleable", func(load float64, rep int, seed int64) (*trace.Trace, error) {
+	return sw.Run(or(base.Name, "malleable"), func(load float64, rep int, seed int64) (*trace.Trace, error) {
 		s := base
 		s.Load, s.Seed, s.Rep = load, seed, rep
 		return GenerateMalleable(s)

@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"math"
 	"testing"
 
 	"github.com/schedlab/schedlab/trace"
@@ -60,6 +61,19 @@ func TestSweep(t *testing.T) {
 	_ = sw.SweepWorkload(base, func(tr *trace.Trace) error { only = append(only, tr); return nil })
 	if only[0].Provenance.Seed != got[2].Provenance.Seed || only[0].Jobs[3] != got[2].Jobs[3] {
 		t.Error("a load's traces depend on the other loads of the sweep")
+	}
+	// CRN: the same job stream at every load, arrivals scaled by the IAT.
+	var crn []*trace.Trace
+	sw = Sweep{Loads: []float64{0.3, 0.6}, Reps: 2, Seed: 9, CRN: true}
+	_ = sw.SweepWorkload(base, func(tr *trace.Trace) error { crn = append(crn, tr); return nil })
+	a, b := crn[0], crn[2] // rep 1 at 0.3 and 0.6
+	if a.Provenance.Seed != b.Provenance.Seed || a.Provenance.Seed == crn[1].Provenance.Seed {
+		t.Fatalf("CRN seeds %d %d %d", a.Provenance.Seed, b.Provenance.Seed, crn[1].Provenance.Seed)
+	}
+	for i := range a.Jobs {
+		if a.Jobs[i].Run != b.Jobs[i].Run || a.Jobs[i].ReqProcs != b.Jobs[i].ReqProcs || math.Abs(a.Jobs[i].Submit-2*b.Jobs[i].Submit) > 1e-9*a.Jobs[i].Submit {
+			t.Fatalf("CRN job %d differs beyond the arrival scale", i+1)
+		}
 	}
 	base.Arrivals.IAT = 3
 	if err := sw.SweepWorkload(base, func(*trace.Trace) error { return nil }); err == nil {
