@@ -1,0 +1,245 @@
+package plot
+
+import (
+	"image/color"
+	"math"
+	"sort"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Curve adds to p a line with markers through (xs, ys) in style s, and
+// vertical error bars of half-width hw where hw is finite and positive.
+// Points whose y is not finite are skipped. Every x is shifted by dodge
+// (in data units) so that the error bars of neighbouring curves do not
+// coincide. It returns the legend entry.
+func Curve(p *plot.Plot, label string, s Style, xs, ys, hw []float64, dodge float64) Entry {
+	var pts plotter.XYs
+	var eb errPoints
+	for i := range xs {
+		if math.IsNaN(ys[i]) || math.IsInf(ys[i], 0) {
+			continue
+		}
+		pts = append(pts, plotter.XY{X: xs[i] + dodge, Y: ys[i]})
+		if hw != nil && hw[i] > 0 && !math.IsNaN(hw[i]) && !math.IsInf(hw[i], 0) {
+			eb.XYs = append(eb.XYs, plotter.XY{X: xs[i] + dodge, Y: ys[i]})
+			eb.YErrors = append(eb.YErrors, struct{ Low, High float64 }{hw[i], hw[i]})
+		}
+	}
+	if len(pts) > 0 {
+		l, _ := plotter.NewLine(pts)
+		l.LineStyle = s.Line()
+		sc, _ := plotter.NewScatter(pts)
+		sc.GlyphStyle = s.Glyph()
+		p.Add(l, sc)
+	}
+	if len(eb.XYs) > 0 {
+		e, _ := plotter.NewYErrorBars(eb)
+		e.LineStyle = draw.LineStyle{Color: s.Color, Width: vg.Points(0.8)}
+		e.CapWidth = vg.Points(5)
+		p.Add(e)
+	}
+	return Entry{Label: label, Style: s}
+}
+
+type errPoints struct {
+	plotter.XYs
+	plotter.YErrors
+}
+
+// Step adds a right-continuous step line through (xs, ys) (value ys[i] from
+// xs[i] to xs[i+1]) without markers, and returns the legend entry (line
+// only, marker kept in the legend for grayscale reading).
+func Step(p *plot.Plot, label string, s Style, xs, ys []float64) Entry {
+	var pts plotter.XYs
+	for i := range xs {
+		if i > 0 {
+			pts = append(pts, plotter.XY{X: xs[i], Y: ys[i-1]})
+		}
+		pts = append(pts, plotter.XY{X: xs[i], Y: ys[i]})
+	}
+	if len(pts) > 0 {
+		l, _ := plotter.NewLine(pts)
+		l.LineStyle = s.Line()
+		l.LineStyle.Width = vg.Points(1)
+		p.Add(l)
+		// Sparse markers (at most 8) so the curve can be identified in grayscale.
+		var ms plotter.XYs
+		stride := max(1, len(xs)/8)
+		for i := stride / 2; i < len(xs); i += stride {
+			ms = append(ms, plotter.XY{X: xs[i], Y: ys[i]})
+		}
+		sc, _ := plotter.NewScatter(ms)
+		sc.GlyphStyle = s.Glyph()
+		p.Add(sc)
+	}
+	return Entry{Label: label, Style: s}
+}
+
+// ECDF returns the empirical distribution function of xs as step points
+// (sorted x, fraction ≤ x), thinned to at most n points by quantiles.
+func ECDF(xs []float64, n int) (x, y []float64) {
+	s := make([]float64, 0, len(xs))
+	for _, v := range xs {
+		if !math.IsNaN(v) {
+			s = append(s, v)
+		}
+	}
+	sort.Float64s(s)
+	m := len(s)
+	if m == 0 {
+		return nil, nil
+	}
+	if n <= 0 || n > m {
+		n = m
+	}
+	for k := 0; k < n; k++ {
+		i := (k+1)*m/n - 1
+		x = append(x, s[i])
+		y = append(y, float64(i+1)/float64(m))
+	}
+	return x, y
+}
+
+// Quantile returns the q-quantile (nearest rank) of xs.
+func Quantile(xs []float64, q float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s) == 0 {
+		return math.NaN()
+	}
+	i := int(math.Ceil(q*float64(len(s)))) - 1
+	return s[min(max(i, 0), len(s)-1)]
+}
+
+// Downsample returns the time averages of the right-continuous step
+// function (t[i], v[i]) over bins equal bins of [t0, t1], at the bin
+// centres. Before t[0] the function is 0.
+func Downsample(t, v []float64, t0, t1 float64, bins int) (x, y []float64) {
+	if bins < 1 || t1 <= t0 {
+		return nil, nil
+	}
+	w := (t1 - t0) / float64(bins)
+	x = make([]float64, bins)
+	y = make([]float64, bins)
+	for b := range x {
+		x[b] = t0 + (float64(b)+0.5)*w
+	}
+	for i := range t {
+		a := math.Max(t[i], t0)
+		e := t1
+		if i+1 < len(t) {
+			e = math.Min(t[i+1], t1)
+		}
+		for a < e {
+			b := min(int((a-t0)/w), bins-1)
+			end := math.Min(e, t0+float64(b+1)*w)
+			if end <= a { // floating-point edge
+				end = e
+			}
+			y[b] += v[i] * (end - a)
+			a = end
+		}
+	}
+	for b := range y {
+		y[b] /= w
+	}
+	return x, y
+}
+
+// Bars draws groups of bars: group g (at x = g) holds one bar per series,
+// side by side, each filled in its series' colour with its marker on top
+// (so bars stay distinguishable in grayscale).
+type Bars struct {
+	Values [][]float64 // [series][group]; NaN draws nothing
+	Styles []Style     // one per series
+	Width  float64     // total width of a group, in x units (≤ 1)
+}
+
+// Plot implements plot.Plotter.
+func (b *Bars) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, trY := plt.Transforms(&c)
+	n := len(b.Values)
+	if n == 0 {
+		return
+	}
+	bw := b.Width / float64(n)
+	for s, vals := range b.Values {
+		for g, v := range vals {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				continue
+			}
+			x0 := float64(g) - b.Width/2 + float64(s)*bw
+			pts := []vg.Point{
+				{X: trX(x0), Y: trY(0)}, {X: trX(x0 + bw), Y: trY(0)},
+				{X: trX(x0 + bw), Y: trY(v)}, {X: trX(x0), Y: trY(v)},
+			}
+			c.FillPolygon(b.Styles[s].Color, c.ClipPolygonXY(pts))
+			c.StrokeLines(draw.LineStyle{Color: color.Black, Width: vg.Points(0.4)}, c.ClipLinesXY(append(pts, pts[0]))...)
+			g := b.Styles[s].Glyph()
+			g.Radius = vg.Points(2.2)
+			pt := vg.Point{X: trX(x0 + bw/2), Y: trY(v) + vg.Points(4)}
+			if c.Contains(pt) {
+				c.DrawGlyph(g, pt)
+			}
+		}
+	}
+}
+
+// DataRange implements plot.DataRanger.
+func (b *Bars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	ng := 0
+	ymax = math.Inf(-1)
+	ymin = 0
+	for _, vals := range b.Values {
+		ng = max(ng, len(vals))
+		for _, v := range vals {
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				ymax = math.Max(ymax, v)
+				ymin = math.Min(ymin, v)
+			}
+		}
+	}
+	if math.IsInf(ymax, -1) {
+		ymax = 1
+	}
+	return -0.5, float64(ng) - 0.5, ymin, ymax * 1.06
+}
+
+// Rect is one occupancy rectangle: processors [Lo, Hi] held from T0 to T1.
+type Rect struct {
+	T0, T1 float64
+	Lo, Hi float64
+	Shade  int // index into the fill shades
+}
+
+// Occupancy draws processor-occupancy rectangles (a Gantt chart of
+// processors against time), filled in alternating gray shades and outlined.
+type Occupancy struct {
+	Rects []Rect
+}
+
+var shades = []color.Color{
+	color.Gray{0x60}, color.Gray{0xa8}, color.Gray{0x84}, color.Gray{0xcc}, color.Gray{0x94}, color.Gray{0xbb},
+}
+
+// Plot implements plot.Plotter.
+func (o *Occupancy) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, trY := plt.Transforms(&c)
+	edge := draw.LineStyle{Color: color.Black, Width: vg.Points(0.3)}
+	for _, r := range o.Rects {
+		pts := []vg.Point{
+			{X: trX(r.T0), Y: trY(r.Lo)}, {X: trX(r.T1), Y: trY(r.Lo)},
+			{X: trX(r.T1), Y: trY(r.Hi + 1)}, {X: trX(r.T0), Y: trY(r.Hi + 1)},
+		}
+		cl := c.ClipPolygonXY(pts)
+		if len(cl) == 0 {
+			continue
+		}
+		c.FillPolygon(shades[r.Shade%len(shades)], cl)
+		c.StrokeLines(edge, c.ClipLinesXY(append(pts, pts[0]))...)
+	}
+}

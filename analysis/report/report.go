@@ -1,0 +1,330 @@
+// Package report assembles the multi-page PDF report of a results
+// directory (title page with provenance, then per experiment: metric-vs-
+// load curves with confidence intervals, CDFs, time series, size-class
+// bars, an occupancy chart and summary tables), exports its figures
+// (SVG/PNG/EPS/PDF) and tables (Markdown/CSV/LaTeX), and compares two
+// result sets.
+//
+// The page set is a registry of Builders: each declares whether it applies
+// to the whole result set or to one experiment, and to which; later machine
+// families (mesh occupancy maps, per-dimension hypercube delays, malleable
+// allocations) add their pages by registering a Builder in their own file,
+// without touching the others.
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/schedlab/schedlab/analysis/plot"
+	"github.com/schedlab/schedlab/analysis/results"
+	"github.com/schedlab/schedlab/analysis/table"
+	"github.com/schedlab/schedlab/trace"
+)
+
+// Page sizes: A4 landscape for the report, a paper figure size for exports.
+var (
+	PageWidth    = vg.Points(841.89)
+	PageHeight   = vg.Points(595.28)
+	Margin       = vg.Inch / 2
+	FigureWidth  = 7 * vg.Inch
+	FigureHeight = 5 * vg.Inch
+)
+
+// Window is the time window of the occupancy (Gantt) chart. The zero
+// value chooses one automatically.
+type Window struct{ Start, End float64 }
+
+// Set reports whether the window was given.
+func (w Window) Set() bool { return w.End > w.Start }
+
+// Options configures Generate.
+type Options struct {
+	In         string   // results directory (jobs/summary/series.parquet)
+	Out        string   // PDF path; "" writes no PDF
+	FiguresDir string   // when set, every figure is also written here
+	Formats    []string // figure formats for FiguresDir: svg, png, eps, pdf (default svg)
+	TablesDir  string   // when set, every table is written here as .md, .csv and .tex
+	Baseline   string   // "alloc/sched": add relative differences to this pair
+	Window     Window   // occupancy chart window
+	Level      float64  // confidence level (default 0.95)
+	Quiet      bool     // no progress on Log
+	Log        io.Writer
+}
+
+// Context is what builders see.
+type Context struct {
+	Set         *results.Set
+	Opts        Options
+	Level       float64
+	TimeUnit    string // "s" or "time units"
+	Pairs       []results.Pair
+	Baseline    *results.Pair // nil when none
+	Experiments []results.Experiment
+	styles      map[results.Pair]plot.Style
+}
+
+// Style returns the figure style of a pair: the same in every figure.
+func (c *Context) Style(p results.Pair) plot.Style { return c.styles[p] }
+
+// Page is one page of the report.
+type Page interface {
+	// Draw draws the page on a canvas of the page size.
+	Draw(c draw.Canvas)
+}
+
+// Scope says what a builder is applied to.
+type Scope int
+
+// Scopes.
+const (
+	Global        Scope = iota // once per report
+	PerExperiment              // once per experiment
+)
+
+// Builder makes pages. Applies is nil or reports whether the builder has
+// something to show (exp is nil for Global builders).
+type Builder struct {
+	Name    string
+	Order   int // pages are ordered by scope group, then Order, then Name
+	Scope   Scope
+	Applies func(ctx *Context, exp *results.Experiment) bool
+	Build   func(ctx *Context, exp *results.Experiment, idx int) ([]Page, error)
+}
+
+var builders []Builder
+
+// Register adds a page builder. It is meant to be called from init
+// functions; names must be unique.
+func Register(b Builder) {
+	for _, o := range builders {
+		if o.Name == b.Name {
+			panic("report: builder " + b.Name + " registered twice")
+		}
+	}
+	builders = append(builders, b)
+	sort.SliceStable(builders, func(i, j int) bool {
+		if builders[i].Order != builders[j].Order {
+			return builders[i].Order < builders[j].Order
+		}
+		return builders[i].Name < builders[j].Name
+	})
+}
+
+// Builders returns the names of the registered builders in page order.
+func Builders() []string {
+	out := make([]string, len(builders))
+	for i, b := range builders {
+		out[i] = b.Name
+	}
+	return out
+}
+
+// NewContext prepares the context of a loaded result set.
+func NewContext(set *results.Set, opts Options) (*Context, error) {
+	if opts.Level == 0 {
+		opts.Level = 0.95
+	}
+	if opts.Level <= 0 || opts.Level >= 1 {
+		return nil, fmt.Errorf("confidence level %v: want 0 < level < 1", opts.Level)
+	}
+	if len(set.Summary) == 0 {
+		return nil, fmt.Errorf("%s: no rows", filepath.Join(set.Dir, results.SummaryFile))
+	}
+	ctx := &Context{Set: set, Opts: opts, Level: opts.Level, TimeUnit: set.TimeUnit(), Pairs: set.Pairs(), Experiments: set.Experiments()}
+	ctx.styles = make(map[results.Pair]plot.Style, len(ctx.Pairs))
+	for i, p := range ctx.Pairs {
+		ctx.styles[p] = plot.StyleOf(i)
+	}
+	if opts.Baseline != "" {
+		b, err := results.ParsePair(opts.Baseline)
+		if err != nil {
+			return nil, fmt.Errorf("--baseline: %w", err)
+		}
+		if _, ok := ctx.styles[b]; !ok {
+			return nil, fmt.Errorf("--baseline %q: no such pair in %s", opts.Baseline, filepath.Join(set.Dir, results.SummaryFile))
+		}
+		ctx.Baseline = &b
+	}
+	return ctx, nil
+}
+
+// Pages builds every page of the report in order.
+func (ctx *Context) Pages() ([]Page, error) {
+	var pages []Page
+	for _, b := range builders {
+		if b.Scope != Global || (b.Applies != nil && !b.Applies(ctx, nil)) {
+			continue
+		}
+		ps, err := b.Build(ctx, nil, 0)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", b.Name, err)
+		}
+		pages = append(pages, ps...)
+	}
+	for i := range ctx.Experiments {
+		e := &ctx.Experiments[i]
+		for _, b := range builders {
+			if b.Scope != PerExperiment || (b.Applies != nil && !b.Applies(ctx, e)) {
+				continue
+			}
+			ps, err := b.Build(ctx, e, i+1)
+			if err != nil {
+				return nil, fmt.Errorf("%s (experiment %s): %w", b.Name, e.Name, err)
+			}
+			pages = append(pages, ps...)
+		}
+	}
+	return pages, nil
+}
+
+// Generate loads opts.In and writes the PDF report, figures and tables
+// that opts asks for. Every output file is written atomically; on error
+// the PDF is not written.
+func Generate(opts Options) error {
+	if opts.In == "" {
+		return errors.New("no results directory")
+	}
+	set, err := results.Load(opts.In)
+	if err != nil {
+		return err
+	}
+	ctx, err := NewContext(set, opts)
+	if err != nil {
+		return err
+	}
+	pages, err := ctx.Pages()
+	if err != nil {
+		return err
+	}
+	if err := ctx.export(pages); err != nil {
+		return err
+	}
+	if opts.Out != "" {
+		if err := WritePDF(opts.Out, pages); err != nil {
+			return err
+		}
+	}
+	if !opts.Quiet && opts.Log != nil && opts.Out != "" {
+		fmt.Fprintf(opts.Log, "report: %d pages, %d experiments, %d pairs -> %s\n", len(pages), len(ctx.Experiments), len(ctx.Pairs), opts.Out)
+	}
+	return nil
+}
+
+// WritePDF draws pages into one PDF at path (atomically). The output is
+// deterministic: fonts embedded, fixed dates, sorted catalogs.
+func WritePDF(path string, pages []Page) error {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	c := plot.NewPDF(PageWidth, PageHeight)
+	for i, p := range pages {
+		if i > 0 {
+			c.NextPage()
+		}
+		dc := draw.New(c)
+		p.Draw(dc)
+		footer(dc, i+1, len(pages))
+	}
+	return trace.AtomicWrite(path, func(w io.Writer) error {
+		_, err := c.WriteTo(w)
+		return err
+	})
+}
+
+func footer(c draw.Canvas, n, total int) {
+	st := plot.TextStyle(8)
+	st.XAlign = draw.XCenter
+	st.Color = grayText
+	c.FillText(st, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: c.Min.Y + Margin/3}, fmt.Sprintf("%d / %d", n, total))
+}
+
+// Named is a page that can be exported as a figure file.
+type Named interface {
+	FigureName() string
+	Figure() *plot.Figure
+}
+
+// Tabular is a page showing (part of) a table that can be exported.
+type Tabular interface {
+	FullTable() *table.Table
+	// First reports whether this page is the table's first part (the one
+	// that exports it).
+	First() bool
+}
+
+func (ctx *Context) export(pages []Page) error {
+	formats := ctx.Opts.Formats
+	if len(formats) == 0 {
+		formats = []string{"svg"}
+	}
+	for _, f := range formats {
+		if !contains(plot.Formats, f) {
+			return fmt.Errorf("--format %q: want one of %s", f, strings.Join(plot.Formats, ", "))
+		}
+	}
+	if ctx.Opts.FiguresDir != "" {
+		if err := os.MkdirAll(ctx.Opts.FiguresDir, 0o755); err != nil {
+			return err
+		}
+		for _, p := range pages {
+			n, ok := p.(Named)
+			if !ok {
+				continue
+			}
+			for _, f := range formats {
+				path := filepath.Join(ctx.Opts.FiguresDir, n.FigureName()+"."+f)
+				if err := n.Figure().Save(path, FigureWidth, FigureHeight); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if ctx.Opts.TablesDir != "" {
+		if err := os.MkdirAll(ctx.Opts.TablesDir, 0o755); err != nil {
+			return err
+		}
+		for _, p := range pages {
+			t, ok := p.(Tabular)
+			if !ok || !t.First() {
+				continue
+			}
+			if err := WriteTable(ctx.Opts.TablesDir, t.FullTable()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// WriteTable writes t as dir/NAME.md, .csv and .tex.
+func WriteTable(dir string, t *table.Table) error {
+	for _, f := range []struct {
+		ext   string
+		write func(io.Writer) error
+	}{{"md", t.WriteMarkdown}, {"csv", t.WriteCSV}, {"tex", t.WriteLaTeX}} {
+		if err := trace.AtomicWrite(filepath.Join(dir, t.Name+"."+f.ext), f.write); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
