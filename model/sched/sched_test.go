@@ -128,6 +128,21 @@ func TestGoldenFCFSIfSA(t *testing.T) {
 	})
 }
 
+// TestWTLInclusive: a job arriving at the same instant as a blocked head
+// has waited 0 ≥ wtl=0, so with wtl=0 nothing passes it, even then (FCFS).
+// flat:4: J1 (t=0, run 10, 3 procs); J2 (t=5, 2 procs) blocks; J3 (t=5,
+// 1 proc) would fit. IF/SA with wtl=0 and FCFS: [0 10 10]; IF: [0 10 5].
+func TestWTLInclusive(t *testing.T) {
+	rows := []row{{0, 10, 3, 0}, {5, 1, 2, 0}, {5, 1, 1, 0}}
+	checkGolden(t, 4, rows, []golden{
+		{"fcfs", "[0 10 10]"},
+		{"if:wtl=0", "[0 10 10]"},
+		{"sa:wtl=0", "[0 10 10]"},
+		{"mq:q=1,wtl=0", "[0 10 10]"},
+		{"if", "[0 10 5]"},
+	})
+}
+
 // TestGoldenOrderings works the single-queue orderings by hand.
 //
 // flat:4. J1 (t=0, run 10, 4 procs) fills the machine; while it runs arrive
