@@ -309,6 +309,9 @@ func (ctx *Context) export(pages []Page) error {
 
 // WriteTable writes t as dir/NAME.md, .csv and .tex.
 func WriteTable(dir string, t *table.Table) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
 	for _, f := range []struct {
 		ext   string
 		write func(io.Writer) error

@@ -1,0 +1,263 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+
+	"github.com/schedlab/schedlab/analysis/metrics"
+	"github.com/schedlab/schedlab/analysis/plot"
+	"github.com/schedlab/schedlab/analysis/results"
+	"github.com/schedlab/schedlab/analysis/stats"
+	"github.com/schedlab/schedlab/analysis/table"
+)
+
+// CompareMetrics are the summary columns compared by Compare.
+var CompareMetrics = []string{"mean_response", "mean_wait", "mean_bsld", "utilization", "throughput", "mean_queue"}
+
+// CompareOptions configures Compare.
+type CompareOptions struct {
+	A, B      string  // results directories: A is the reference ("before"), B the new one
+	Out       string  // PDF path; "" writes none
+	TablesDir string  // when set, tables as .md, .csv, .tex
+	Level     float64 // confidence level (default 0.95)
+	Quiet     bool
+	Log       io.Writer
+}
+
+// Diff is the comparison of one metric at one point of one pair.
+type Diff struct {
+	Machine string
+	Pair    results.Pair
+	Load    float64 // -1 when the point is a trace
+	Trace   string  // "" for load points
+	N       int     // matched replications
+	A, B    float64 // means over the matched replications
+	Abs     stats.CI
+	Rel     stats.CI // (B − A)/A, paired per replication
+}
+
+// Comparison is the result of comparing two result sets.
+type Comparison struct {
+	A, B         *results.Set
+	Level        float64
+	Diffs        map[string][]Diff // by metric column
+	OnlyA, OnlyB int               // summary rows without a match
+}
+
+type matchKey struct {
+	trace, machine, alloc, sched string
+	rep                          int64
+}
+
+// CompareSets matches the summary rows of a and b on (trace, machine,
+// alloc, sched, rep) and, per pair and point (load when known, else
+// trace), computes paired differences B − A and relative differences
+// (B − A)/A with Student-t intervals across the matched replications.
+func CompareSets(a, b *results.Set, level float64) (*Comparison, error) {
+	if level == 0 {
+		level = 0.95
+	}
+	idx := map[matchKey]*results.Summary{}
+	for i := range a.Summary {
+		r := &a.Summary[i]
+		idx[matchKey{r.Trace, r.Machine, r.Alloc, r.Sched, r.Rep}] = r
+	}
+	type pointKey struct {
+		machine string
+		pair    results.Pair
+		load    float64
+		trace   string
+	}
+	type match struct{ a, b *results.Summary }
+	groups := map[pointKey][]match{}
+	var order []pointKey
+	used := map[matchKey]bool{}
+	cmp := &Comparison{A: a, B: b, Level: level, Diffs: map[string][]Diff{}}
+	for i := range b.Summary {
+		r := &b.Summary[i]
+		k := matchKey{r.Trace, r.Machine, r.Alloc, r.Sched, r.Rep}
+		ar, ok := idx[k]
+		if !ok {
+			cmp.OnlyB++
+			continue
+		}
+		used[k] = true
+		pk := pointKey{machine: r.Machine, pair: r.PairOf(), load: r.Load}
+		if r.Load < 0 {
+			pk.trace = r.Trace
+		}
+		if _, ok := groups[pk]; !ok {
+			order = append(order, pk)
+		}
+		groups[pk] = append(groups[pk], match{ar, r})
+	}
+	cmp.OnlyA = len(a.Summary) - len(used)
+	if len(order) == 0 {
+		return nil, errors.New("compare: no (trace, machine, alloc, sched, rep) in common")
+	}
+	sort.Slice(order, func(i, j int) bool {
+		x, y := order[i], order[j]
+		if x.machine != y.machine {
+			return x.machine < y.machine
+		}
+		if x.pair != y.pair {
+			return x.pair.Less(y.pair)
+		}
+		if x.load != y.load {
+			return x.load < y.load
+		}
+		return x.trace < y.trace
+	})
+	for _, col := range CompareMetrics {
+		for _, pk := range order {
+			ms := groups[pk]
+			xa := make([]float64, len(ms))
+			xb := make([]float64, len(ms))
+			for i, m := range ms {
+				xa[i], _ = m.a.Metric(col)
+				xb[i], _ = m.b.Metric(col)
+			}
+			d := Diff{Machine: pk.machine, Pair: pk.pair, Load: pk.load, Trace: pk.trace, N: len(ms),
+				A: stats.MeanCI(xa, level).Mean, B: stats.MeanCI(xb, level).Mean}
+			d.Abs, _ = stats.PairedDiff(xb, xa, level)
+			if rel, err := stats.PairedRelDiff(xb, xa, level); err == nil {
+				d.Rel = rel
+			} else {
+				d.Rel = stats.CI{Mean: math.NaN(), HalfWidth: math.NaN()}
+			}
+			cmp.Diffs[col] = append(cmp.Diffs[col], d)
+		}
+	}
+	return cmp, nil
+}
+
+// Tables returns one table per compared metric.
+func (cmp *Comparison) Tables() []*table.Table {
+	var out []*table.Table
+	unit := cmp.B.TimeUnit()
+	for _, col := range CompareMetrics {
+		m, _ := metrics.Lookup(col)
+		t := &table.Table{Name: "compare-" + col, Title: "Comparison of " + m.Name + " (" + m.Unit.Label(unit) + "): B - A",
+			Header: []string{"machine", "alloc", "sched", "point", "n", "A", "B", "B - A", "rel. %"},
+			Align:  []table.Align{table.Left, table.Left, table.Left, table.Right, table.Right, table.Right, table.Right, table.Right, table.Right},
+			Notes:  fmt.Sprintf("A = %s, B = %s. Paired on (trace, rep); ± is the %g%% Student-t half-width across replications (none with one).", cmp.A.Dir, cmp.B.Dir, cmp.Level*100)}
+		for _, d := range cmp.Diffs[col] {
+			pt := d.Trace
+			if d.Trace == "" {
+				pt = "load " + results.FormatLoad(d.Load)
+			}
+			t.Add(d.Machine, d.Pair.Alloc, d.Pair.Sched, pt, strconv.Itoa(d.N), fmtNum(d.A), fmtNum(d.B),
+				fmtCI(d.Abs, d.Abs.Mean, d.Abs.HalfWidth), fmtCI(d.Rel, 100*d.Rel.Mean, 100*d.Rel.HalfWidth))
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// Pages returns the comparison's pages: a title page, one relative-
+// difference figure per metric when points are loads, and the tables.
+func (cmp *Comparison) Pages() []Page {
+	lines := [][2]string{
+		{"A (reference)", cmp.A.Dir},
+		{"A version", orNone(cmp.A.Version)},
+		{"B (compared)", cmp.B.Dir},
+		{"B version", orNone(cmp.B.Version)},
+		{"Matched points", strconv.Itoa(len(cmp.Diffs[CompareMetrics[0]]))},
+		{"Rows only in A", strconv.Itoa(cmp.OnlyA)},
+		{"Rows only in B", strconv.Itoa(cmp.OnlyB)},
+		{"Confidence level", fmt.Sprintf("%g%%", cmp.Level*100)},
+	}
+	pages := []Page{&TextPage{Title: "schedlab comparison", Subtitle: "Differences B - A, matched on trace, machine, alloc, sched and rep", Lines: lines}}
+	var pairs []results.Pair
+	seen := map[results.Pair]bool{}
+	for _, d := range cmp.Diffs[CompareMetrics[0]] {
+		if !seen[d.Pair] {
+			seen[d.Pair] = true
+			pairs = append(pairs, d.Pair)
+		}
+	}
+	sort.Slice(pairs, func(i, j int) bool { return pairs[i].Less(pairs[j]) })
+	for _, col := range CompareMetrics {
+		m, _ := metrics.Lookup(col)
+		byPair := map[results.Pair][]Diff{}
+		loads := 0
+		for _, d := range cmp.Diffs[col] {
+			if d.Trace == "" {
+				byPair[d.Pair] = append(byPair[d.Pair], d)
+				loads++
+			}
+		}
+		if loads == 0 {
+			continue
+		}
+		for pi, part := range chunks(pairs, curvePairs) {
+			p := plot.New(fmt.Sprintf("Relative change in %s, B vs A%s", m.Name, partSuffix(pi, len(chunks(pairs, curvePairs)))), "offered load", "100 (B - A) / A (%)")
+			fig := &plot.Figure{Name: fmt.Sprintf("compare-%s-%d", col, pi+1), Plot: p, Note: fmt.Sprintf("Error bars: %g%% confidence intervals, paired on replication.", cmp.Level*100)}
+			for i, pair := range part {
+				var xs, ys, hw []float64
+				for _, d := range byPair[pair] {
+					xs, ys, hw = append(xs, d.Load), append(ys, 100*d.Rel.Mean), append(hw, 100*d.Rel.HalfWidth)
+				}
+				fig.Legend = append(fig.Legend, plot.Curve(p, pair.String(), plot.StyleOf(indexOf(pairs, pair)), xs, ys, hw, 0.004*(float64(i)-float64(len(part)-1)/2)))
+			}
+			pages = append(pages, &FigurePage{Fig: fig})
+		}
+	}
+	for _, t := range cmp.Tables() {
+		pages = append(pages, TablePages(t)...)
+	}
+	return pages
+}
+
+func indexOf(ps []results.Pair, p results.Pair) int {
+	for i, q := range ps {
+		if q == p {
+			return i
+		}
+	}
+	return 0
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(not recorded)"
+	}
+	return s
+}
+
+// Compare loads two result directories and writes their comparison.
+func Compare(opts CompareOptions) error {
+	a, err := results.Load(opts.A)
+	if err != nil {
+		return err
+	}
+	b, err := results.Load(opts.B)
+	if err != nil {
+		return err
+	}
+	cmp, err := CompareSets(a, b, opts.Level)
+	if err != nil {
+		return fmt.Errorf("%s vs %s: %w", opts.A, opts.B, err)
+	}
+	if opts.TablesDir != "" {
+		for _, t := range cmp.Tables() {
+			if err := WriteTable(opts.TablesDir, t); err != nil {
+				return err
+			}
+		}
+	}
+	if opts.Out != "" {
+		pages := cmp.Pages()
+		if err := WritePDF(opts.Out, pages); err != nil {
+			return err
+		}
+		if !opts.Quiet && opts.Log != nil {
+			fmt.Fprintf(opts.Log, "report compare: %d pages -> %s\n", len(pages), opts.Out)
+		}
+	}
+	return nil
+}

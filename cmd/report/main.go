@@ -1,0 +1,102 @@
+// Command report turns a results directory written by `replay run` into a
+// multi-page PDF report (plus figures and tables on request), and compares
+// two result sets.
+//
+//	report --in DIR --out report.pdf [--figures DIR --format svg,png,eps] [--tables DIR]
+//	       [--baseline alloc/sched] [--window START,END] [--level 0.95] [--quiet]
+//	report compare A B [--out compare.pdf] [--tables DIR] [--level 0.95]
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/schedlab/schedlab/analysis/report"
+)
+
+func main() {
+	app := &cli.App{
+		Name:            "report",
+		Usage:           "PDF report, figures and tables from replay results",
+		UsageText:       "report --in DIR --out report.pdf [options]\nreport compare A B [--out compare.pdf] [--tables DIR]",
+		HideHelpCommand: true,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "in", Usage: "results directory (jobs/summary/series.parquet)", Value: "out"},
+			&cli.StringFlag{Name: "out", Usage: "PDF to write (\"\" for none)", Value: "report.pdf"},
+			&cli.StringFlag{Name: "figures", Usage: "also write every figure into this directory"},
+			&cli.StringFlag{Name: "format", Usage: "figure formats for --figures: svg, png, eps, pdf (comma-separated)", Value: "svg"},
+			&cli.StringFlag{Name: "tables", Usage: "also write every table into this directory as .md, .csv and .tex"},
+			&cli.StringFlag{Name: "baseline", Usage: "alloc/sched pair to report relative differences against"},
+			&cli.StringFlag{Name: "window", Usage: "START,END time window of the occupancy chart (default: automatic)"},
+			&cli.Float64Flag{Name: "level", Usage: "confidence level of the intervals", Value: 0.95},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress output"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return fmt.Errorf("unexpected argument %q (did you mean `report compare`?)", c.Args().First())
+			}
+			w, err := parseWindow(c.String("window"))
+			if err != nil {
+				return err
+			}
+			return report.Generate(report.Options{
+				In: c.String("in"), Out: c.String("out"), FiguresDir: c.String("figures"),
+				Formats: splitList(c.String("format")), TablesDir: c.String("tables"),
+				Baseline: c.String("baseline"), Window: w, Level: c.Float64("level"),
+				Quiet: c.Bool("quiet"), Log: os.Stderr,
+			})
+		},
+		Commands: []*cli.Command{{
+			Name:      "compare",
+			Usage:     "differences of per-pair metrics between two result sets (B - A), with CIs across replications",
+			ArgsUsage: "A B",
+			Flags: []cli.Flag{
+				&cli.StringFlag{Name: "out", Usage: "PDF to write (\"\" for none)", Value: "compare.pdf"},
+				&cli.StringFlag{Name: "tables", Usage: "also write the tables into this directory"},
+				&cli.Float64Flag{Name: "level", Usage: "confidence level", Value: 0.95},
+				&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress output"},
+			},
+			Action: func(c *cli.Context) error {
+				if c.NArg() != 2 {
+					return errors.New("compare: want two results directories, A and B")
+				}
+				return report.Compare(report.CompareOptions{
+					A: c.Args().Get(0), B: c.Args().Get(1), Out: c.String("out"), TablesDir: c.String("tables"),
+					Level: c.Float64("level"), Quiet: c.Bool("quiet"), Log: os.Stderr,
+				})
+			},
+		}},
+	}
+	if err := app.Run(os.Args); err != nil {
+		fmt.Fprintln(os.Stderr, "report:", strings.ReplaceAll(err.Error(), "\n", "; "))
+		os.Exit(1)
+	}
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(strings.ToLower(p)); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func parseWindow(s string) (report.Window, error) {
+	if s == "" {
+		return report.Window{}, nil
+	}
+	a, b, ok := strings.Cut(s, ",")
+	x, err1 := strconv.ParseFloat(strings.TrimSpace(a), 64)
+	y, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)
+	if !ok || err1 != nil || err2 != nil || y <= x {
+		return report.Window{}, fmt.Errorf("--window %q: want START,END with START < END", s)
+	}
+	return report.Window{Start: x, End: y}, nil
+}
