@@ -85,7 +85,9 @@ func (a Arrivals) params(p map[string]string, iat float64) {
 		kind = ArrivalsPoisson
 	}
 	p["arrivals"] = kind
-	p["load"] = ftoa(a.Load)
+	if a.Load != 0 {
+		p["load"] = ftoa(a.Load) // as given; offered_load is always recorded
+	}
 	p["iat"] = ftoa(iat)
 	p["jobs"] = strconv.Itoa(a.Jobs)
 	p["horizon"] = ftoa(a.Horizon)

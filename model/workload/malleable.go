@@ -246,6 +246,7 @@ func GenerateMalleable(s MalleableSpec) (*trace.Trace, error) {
 		}
 	}
 	a.params(par, iat)
+	par["offered_load"] = ftoa(s.WorkMean / (float64(s.Procs) * iat)) // λ·W̄/P
 	load := -1.0
 	if s.IAT == 0 {
 		load = s.Load

@@ -165,6 +165,7 @@ func Generate(s WorkloadSpec) (*trace.Trace, error) {
 	s.Size.params(p)
 	s.Service.params(p)
 	s.Arrivals.params(p, c.iat)
+	p["offered_load"] = ftoa(s.offered(c))
 	load := -1.0
 	if s.Arrivals.IAT == 0 {
 		load = s.Arrivals.Load
