@@ -659,3 +659,36 @@ func TestBadParameters(t *testing.T) {
 		}
 	}
 }
+
+// Zhu's intervals scaled to other sides: a 16-wide side halves the bounds
+// (increasing: [1,8] [9,12] [13,14] [15,16]); a rectangular mesh scales w
+// and h separately.
+func TestIntervalScaling(t *testing.T) {
+	pmf, err := IntervalPMF(SizeIncreasing, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{.025, .025, .025, .025, .025, .025, .025, .025, .05, .05, .05, .05, .1, .1, .2, .2}
+	for i := range want {
+		if math.Abs(pmf[i]-want[i]) > 1e-12 {
+			t.Fatalf("P[%d] = %v, want %v", i+1, pmf[i], want[i])
+		}
+	}
+	s := flatSpec()
+	s.Machine, s.Size.Dist, s.Arrivals.Jobs = "mesh:32x16", SizeIncreasing, 20000
+	tr, err := Generate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var maxW, maxH int64
+	for _, j := range tr.Jobs {
+		maxW, maxH = max(maxW, j.ReqWidth), max(maxH, j.ReqHeight)
+	}
+	if maxW != 32 || maxH != 16 {
+		t.Errorf("largest request %dx%d on mesh:32x16", maxW, maxH)
+	}
+	mp, _ := s.MeanProcs() // 23.3 × (4.5·.2 + 10.5·.2 + 13.5·.2 + 15.5·.4)
+	if math.Abs(mp-23.3*11.9) > 1e-9 {
+		t.Errorf("E[w·h] = %v, want %v", mp, 23.3*11.9)
+	}
+}
