@@ -39,6 +39,13 @@
 //     earliest slot, in queue order). A pass stops early once no further
 //     job can start now, since reservations of later jobs influence only the
 //     future and are recomputed then.
+//   - When a job's reservation is now and enough processors are free but
+//     the allocator cannot place it (fragmentation, e.g. contig), its
+//     reservation is deferred to the next breakpoint of the profile (the
+//     next estimated release of processors) instead of holding processors
+//     it cannot use; with count (exact counts) this never happens. EASY
+//     does the analogue for its head: shadow time now, extra processors =
+//     free − head's request.
 //   - A zero-estimate job needs its processors only at its start instant.
 package backfill
 
@@ -186,18 +193,25 @@ func (s *EASY) Schedule(sys policy.System) {
 	now := sys.Now()
 	waiting := s.q.jobs()
 	head := waiting[0]
+	// Shadow time: the first estimated release after which the head fits
+	// by count; every job released at that same time counts toward the
+	// extra processors. When the head fits by count now but the allocator
+	// could not place it (fragmentation), the shadow time is the next
+	// release after now.
 	shadow, extra := math.Inf(1), 0
 	avail := al.Free()
-	if avail >= head.Procs { // enough processors, but the allocator could not place the head
-		shadow, extra = now, avail-head.Procs
-	} else {
-		for _, r := range s.run {
-			avail += r.Alloc.Procs()
-			if avail >= head.Procs {
-				shadow, extra = max(estEnd(r), now), avail-head.Procs
-				break
-			}
+	placeFailed := avail >= head.Procs
+	for k, r := range s.run {
+		avail += r.Alloc.Procs()
+		e := max(estEnd(r), now)
+		if avail < head.Procs || (placeFailed && e == now) {
+			continue
 		}
+		if k+1 < len(s.run) && max(estEnd(s.run[k+1]), now) == e {
+			continue // release the whole batch ending at e first
+		}
+		shadow, extra = e, avail-head.Procs
+		break
 	}
 	started := false
 	for _, j := range waiting[1:] {
@@ -255,6 +269,19 @@ func (s *Conservative) Schedule(sys policy.System) {
 		return
 	}
 	al := sys.Allocator()
+	waiting := s.q.jobs()
+	// waiting[i].Mark = smallest request among waiting[i:]. Reservations
+	// are recomputed from scratch at every pass, so a pass only matters
+	// for the jobs it starts now: it stops (or is skipped) once no job left
+	// asks for as few processors as are really free.
+	minProcs := math.MaxInt
+	for i := len(waiting) - 1; i >= 0; i-- {
+		minProcs = min(minProcs, waiting[i].Procs)
+		waiting[i].Mark = int64(minProcs)
+	}
+	if al.Free() < minProcs {
+		return
+	}
 	now := sys.Now()
 	// The profile: free processors now, then +procs at each running job's
 	// estimated end (outrunning jobs count as ending now).
@@ -263,26 +290,27 @@ func (s *Conservative) Schedule(sys policy.System) {
 	for _, r := range s.run {
 		p.release(max(estEnd(r), now), r.Alloc.Procs())
 	}
-	waiting := s.q.jobs()
-	// minTail[i] = smallest request among waiting[i:], to stop early.
 	started := false
-	minProcs := math.MaxInt
-	for i := len(waiting) - 1; i >= 0; i-- {
-		minProcs = min(minProcs, waiting[i].Procs)
-		waiting[i].Mark = int64(minProcs)
-	}
 	for _, j := range waiting {
-		if p.freeAt0() < int(j.Mark) {
+		if free := min(p.freeAt0(), al.Free()); free < int(j.Mark) {
 			break // nobody left in the queue can start now
 		}
-		t := p.earliest(j.Procs, j.Estimate)
-		if t == now && al.Free() >= j.Procs && sys.Start(j) {
-			s.run.add(j)
-			started = true
-			p.reserve(now, j.Estimate, j.Alloc.Procs())
-			continue
+		t := p.earliest(j.Procs, j.Estimate, now)
+		if t == now && al.Free() >= j.Procs {
+			if sys.Start(j) {
+				s.run.add(j)
+				started = true
+				p.reserve(now, j.Estimate, j.Alloc.Procs())
+				continue
+			}
+			// Enough processors are free but the allocator cannot place
+			// them (fragmentation): defer the reservation to the next
+			// time processors are released.
+			t = p.earliest(j.Procs, j.Estimate, math.Nextafter(now, math.Inf(1)))
 		}
-		p.reserve(t, j.Estimate, j.Procs)
+		if !math.IsInf(t, 1) {
+			p.reserve(t, j.Estimate, j.Procs)
+		}
 	}
 	if started {
 		s.q.removeStarted()
@@ -340,12 +368,12 @@ func (p *profile) reserve(t, d float64, k int) {
 	}
 }
 
-// earliest returns the earliest breakpoint t such that k processors are
-// free throughout [t, t+d) (at t when d = 0).
-func (p *profile) earliest(k int, d float64) float64 {
+// earliest returns the earliest breakpoint t ≥ from such that k
+// processors are free throughout [t, t+d) (at t when d = 0), +Inf if none.
+func (p *profile) earliest(k int, d float64, from float64) float64 {
 	n := len(p.seg)
 	for i := 0; i < n; {
-		if p.seg[i].free < k {
+		if p.seg[i].free < k || p.seg[i].t < from {
 			i++
 			continue
 		}
@@ -363,7 +391,5 @@ func (p *profile) earliest(k int, d float64) float64 {
 		}
 		i = m + 1
 	}
-	// Unreachable for jobs no larger than the machine: the last segment
-	// has every processor free.
 	return math.Inf(1)
 }

@@ -160,6 +160,28 @@ var golden = []struct {
 		easy:         "J1@0 J2@10 J3@2 J4@13 ",
 		conservative: "J1@0 J2@10 J3@2 J4@13 ",
 	},
+	{
+		// Several running jobs end at the shadow time: all of them count
+		// toward the extra processors.
+		//
+		// EASY. t=0: J1 (3), J2 (3), J3 (2) start, all ending at 10; 2 free.
+		// t=1: J4 (8) blocked; walking releases, 8 are free at 10 after J2,
+		// but J3 also ends at 10: shadow 10, extra 10-8 = 2. t=2: J5 (2
+		// procs, ends 22 > 10) uses the 2 extra: backfilled at 2. t=10: J4
+		// starts on the 8 freed.
+		// Conservative: J4 reserved at 10 on [10,15) leaving 2; J5 fits on
+		// [2,22) throughout: starts at 2.
+		name: "batch-at-shadow",
+		rows: []row{
+			{1, 0, 3, 10, 10},
+			{2, 0, 3, 10, 10},
+			{3, 0, 2, 10, 10},
+			{4, 1, 8, 5, 5},
+			{5, 2, 2, 20, 20},
+		},
+		easy:         "J1@0 J2@0 J3@0 J4@10 J5@2 ",
+		conservative: "J1@0 J2@0 J3@0 J4@10 J5@2 ",
+	},
 }
 
 func TestGolden(t *testing.T) {

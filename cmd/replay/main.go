@@ -1,0 +1,171 @@
+// Command replay replays parallel-workload traces on simulated machines
+// under every (processor allocator, job scheduler) pair and writes the
+// results as Parquet (see model/experiment).
+//
+//	replay run [--machine M] [--alloc a,b] [--sched x,y] [--out DIR] [-j N] TRACE...
+//	replay list
+//
+// Policy lists: --alloc and --sched take comma-separated specs and may be
+// repeated. A spec's parameters also use commas; a comma-separated piece
+// that contains "=" but no ":" continues the previous spec's parameters, so
+// "--sched fcfs,mq:q=32,order=down,easy" is fcfs, mq:q=32,order=down, easy.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/schedlab/schedlab/model/catalog"
+	"github.com/schedlab/schedlab/model/engine"
+	"github.com/schedlab/schedlab/model/experiment"
+	"github.com/schedlab/schedlab/trace"
+)
+
+// version is recorded in every results file.
+var version = "0.1.0-dev"
+
+func main() {
+	app := &cli.App{
+		Name:                      "replay",
+		Usage:                     "replay workload traces under every allocator × scheduler pair",
+		HideHelpCommand:           true,
+		DisableSliceFlagSeparator: true,
+		Commands:                  []*cli.Command{runCommand(), listCommand()},
+	}
+	if err := app.Run(os.Args); err != nil {
+		fmt.Fprintln(os.Stderr, "replay:", oneLine(err))
+		os.Exit(1)
+	}
+}
+
+func oneLine(err error) string {
+	return strings.ReplaceAll(err.Error(), "\n", "; ")
+}
+
+func listCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "list",
+		Usage: "list machines, allocators and schedulers with their parameters",
+		Action: func(c *cli.Context) error {
+			for _, l := range catalog.List() {
+				fmt.Fprintln(c.App.Writer, l)
+			}
+			return nil
+		},
+	}
+}
+
+func runCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "run",
+		Usage:     "replay traces and write jobs/summary/series Parquet files",
+		ArgsUsage: "TRACE... (.swf, .swf.gz, .parquet)",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "machine", Usage: "machine for every trace (flat:N, mesh:WxH, cube:n); default: the trace's hint, else flat:MaxProcs"},
+			&cli.StringSliceFlag{Name: "alloc", Usage: "allocator specs, comma-separated, repeatable (default: every compatible one)"},
+			&cli.StringSliceFlag{Name: "sched", Usage: "scheduler specs, comma-separated, repeatable, e.g. fcfs,mq:q=32,order=down (default: every compatible one)"},
+			&cli.StringFlag{Name: "out", Value: "out", Usage: "output directory"},
+			&cli.IntFlag{Name: "j", Value: runtime.GOMAXPROCS(0), Usage: "parallel runs"},
+			&cli.BoolFlag{Name: "check", Usage: "verify engine invariants (no processor held twice, capacity, causality)"},
+			&cli.StringFlag{Name: "estimates", Value: engine.EstimatesRequested, Usage: "runtime estimates: requested (user's requested time when known, else actual) or actual"},
+			&cli.Float64Flag{Name: "bsld-tau", Value: experiment.DefaultBsldTau, Usage: "bounded-slowdown threshold τ (seconds)"},
+			&cli.IntFlag{Name: "warmup", Usage: "leave the first N jobs out of the statistics"},
+			&cli.BoolFlag{Name: "until-last-arrival", Usage: "leave jobs finishing after the last arrival out of the statistics"},
+			&cli.BoolFlag{Name: "keep-partial", Usage: "replay partial SWF records (status 2-4) instead of dropping them"},
+			&cli.BoolFlag{Name: "no-series", Usage: "do not write series.parquet"},
+			&cli.BoolFlag{Name: "quiet", Usage: "no progress line and no summary table"},
+			&cli.BoolFlag{Name: "strict", Usage: "read traces strictly (anomalies are errors, not warnings)"},
+		},
+		Action: run,
+	}
+}
+
+// splitSpecs splits comma-separated policy specs, keeping parameters
+// (pieces with "=" but no ":") with the spec before them.
+func splitSpecs(vals []string) ([]string, error) {
+	if len(vals) == 0 {
+		return nil, nil
+	}
+	var out []string
+	for _, v := range vals {
+		for _, piece := range strings.Split(v, ",") {
+			piece = strings.TrimSpace(piece)
+			if piece == "" {
+				continue
+			}
+			if strings.Contains(piece, "=") && !strings.Contains(piece, ":") {
+				if len(out) == 0 {
+					return nil, fmt.Errorf("policy list %q: parameter %q comes before any policy name", v, piece)
+				}
+				out[len(out)-1] += "," + piece
+				continue
+			}
+			out = append(out, piece)
+		}
+	}
+	return out, nil
+}
+
+func run(c *cli.Context) error {
+	if c.NArg() == 0 {
+		// TODO(lead): with no TRACE, replay the embedded default traces
+		// (package traces) and write DIR/report.pdf (package report).
+		return errors.New("no TRACE given (replaying the embedded default traces is not available yet)")
+	}
+	allocs, err := splitSpecs(c.StringSlice("alloc"))
+	if err != nil {
+		return err
+	}
+	scheds, err := splitSpecs(c.StringSlice("sched"))
+	if err != nil {
+		return err
+	}
+	var traces []*trace.Trace
+	for _, path := range c.Args().Slice() {
+		t, err := trace.ReadFile(path, trace.ReadOptions{Strict: c.Bool("strict")})
+		if err != nil {
+			return err
+		}
+		traces = append(traces, t)
+	}
+	quiet := c.Bool("quiet")
+	opt := experiment.Options{
+		Machine: c.String("machine"), Allocs: allocs, Scheds: scheds, Workers: c.Int("j"),
+		Check: c.Bool("check"), Estimates: c.String("estimates"), BsldTau: c.Float64("bsld-tau"),
+		Warmup: c.Int("warmup"), UntilLastArrival: c.Bool("until-last-arrival"),
+		KeepPartial: c.Bool("keep-partial"), NoSeries: c.Bool("no-series"), Out: c.String("out"),
+		Version: version,
+	}
+	if opt.Out == "" {
+		return errors.New("--out must not be empty")
+	}
+	if !quiet && isTerminal(os.Stderr) {
+		opt.Progress = func(done, total int, jobs int64) {
+			fmt.Fprintf(os.Stderr, "\r%d/%d runs, %d jobs simulated", done, total, jobs)
+			if done == total {
+				fmt.Fprintln(os.Stderr)
+			}
+		}
+	}
+	rows, err := experiment.Run(traces, opt)
+	if err != nil {
+		if opt.Progress != nil {
+			fmt.Fprintln(os.Stderr)
+		}
+		return err
+	}
+	if !quiet {
+		return experiment.FormatSummary(c.App.Writer, rows)
+	}
+	return nil
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
