@@ -31,7 +31,10 @@ import (
 //     again and start every reserved job that fits in its own reserved free
 //     processors plus the unreserved free ones; (3) start, in order, the
 //     waiting jobs that fit in the unreserved free processors, then try to
-//     reserve for the remaining waiting jobs, in order.
+//     reserve for the remaining waiting jobs, in order. In that second pass
+//     a job that now fits (the pass may reach jobs that the first one did
+//     not, once a prioritized head has reserved and left the waiting list)
+//     is started instead of reserving.
 //
 // Reservation on a topology-blind allocator (modelling choice). The paper
 // reserves a submesh: the candidate with the fewest free processors, ties
@@ -138,12 +141,15 @@ func (s *PrioRes) Schedule(sys policy.System) {
 			return false, false
 		})
 		if s.reserve {
+			// A job that moves to the reservation list stops blocking,
+			// so jobs the first pass did not reach may fit now: they are
+			// started rather than given a reservation.
 			first = nil
 			s.waiting.scan(func(j *policy.Job) (bool, bool) {
 				if first != nil && s.prioritized(first) {
 					return false, true
 				}
-				if s.reserveFor(sys, j) {
+				if s.startFree(sys, j) || s.reserveFor(sys, j) {
 					return true, false
 				}
 				if first == nil {
