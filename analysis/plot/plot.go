@@ -108,6 +108,7 @@ func New(title, xlabel, ylabel string) *plot.Plot {
 		a.Tick.Label.Font = Font(9)
 	}
 	p.X.Padding, p.Y.Padding = vg.Points(4), vg.Points(4)
+	p.X.Tick.Marker, p.Y.Tick.Marker = Ticks{}, Ticks{}
 	g := plotter.NewGrid()
 	g.Vertical.Color = color.Gray{0xdd}
 	g.Horizontal.Color = color.Gray{0xdd}

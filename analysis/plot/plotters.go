@@ -243,3 +243,62 @@ func (o *Occupancy) Plot(c draw.Canvas, plt *plot.Plot) {
 		c.StrokeLines(edge, c.ClipLinesXY(append(pts, pts[0]))...)
 	}
 }
+
+// HBars draws one horizontal bar per row (row i at y = i) from 0 to
+// Values[i] in Styles[i]'s colour, with the style's marker at the bar's
+// end and a horizontal error bar of half-width HalfWidths[i] when finite.
+type HBars struct {
+	Values     []float64
+	HalfWidths []float64 // nil or per row; NaN for none
+	Styles     []Style
+	Height     float64 // bar height in y units (≤ 1)
+}
+
+// Plot implements plot.Plotter.
+func (b *HBars) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, trY := plt.Transforms(&c)
+	for i, v := range b.Values {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			continue
+		}
+		y0, y1 := float64(i)-b.Height/2, float64(i)+b.Height/2
+		pts := []vg.Point{{X: trX(0), Y: trY(y0)}, {X: trX(v), Y: trY(y0)}, {X: trX(v), Y: trY(y1)}, {X: trX(0), Y: trY(y1)}}
+		c.FillPolygon(b.Styles[i].Color, c.ClipPolygonXY(pts))
+		c.StrokeLines(draw.LineStyle{Color: color.Black, Width: vg.Points(0.4)}, c.ClipLinesXY(append(pts, pts[0]))...)
+		if b.HalfWidths != nil && b.HalfWidths[i] > 0 && !math.IsNaN(b.HalfWidths[i]) && !math.IsInf(b.HalfWidths[i], 0) {
+			ls := draw.LineStyle{Color: color.Black, Width: vg.Points(0.8)}
+			y := trY(float64(i))
+			lo, hi := trX(v-b.HalfWidths[i]), trX(v+b.HalfWidths[i])
+			c.StrokeLines(ls, c.ClipLinesXY([]vg.Point{{X: lo, Y: y}, {X: hi, Y: y}})...)
+			for _, x := range []vg.Length{lo, hi} {
+				c.StrokeLines(ls, c.ClipLinesXY([]vg.Point{{X: x, Y: y - vg.Points(3)}, {X: x, Y: y + vg.Points(3)}})...)
+			}
+		}
+		g := b.Styles[i].Glyph()
+		pt := vg.Point{X: trX(v) + vg.Points(6), Y: trY(float64(i))}
+		if c.Contains(pt) {
+			c.DrawGlyph(g, pt)
+		}
+	}
+}
+
+// DataRange implements plot.DataRanger.
+func (b *HBars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmax = math.Inf(-1)
+	for i, v := range b.Values {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			continue
+		}
+		hi := v
+		if b.HalfWidths != nil && !math.IsNaN(b.HalfWidths[i]) && !math.IsInf(b.HalfWidths[i], 0) {
+			hi += b.HalfWidths[i]
+			xmin = math.Min(xmin, v-b.HalfWidths[i])
+		}
+		xmin = math.Min(xmin, v)
+		xmax = math.Max(xmax, hi)
+	}
+	if math.IsInf(xmax, -1) {
+		xmax = 1
+	}
+	return xmin, xmax * 1.06, -0.5, float64(len(b.Values)) - 0.5
+}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	goplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/schedlab/schedlab/analysis/metrics"
@@ -291,7 +292,20 @@ func capitalize(s string) string {
 
 // --- per-trace bars (no loads) ----------------------------------------------
 
+// TraceBarMetrics are the summary columns shown for experiments without loads.
+var TraceBarMetrics = []string{"mean_response", "mean_wait", "mean_bsld", "utilization", "throughput", "mean_queue"}
+
+// hbarPairs is the number of pairs per horizontal bar chart.
+const hbarPairs = 30
+
+// maxHBarTraces is the largest number of traces shown as one horizontal
+// chart per trace; beyond it traces become groups of vertical bars.
+const maxHBarTraces = 4
+
 func buildTraceBars(c *Context, e *results.Experiment, idx int) ([]Page, error) {
+	if len(e.Traces) <= maxHBarTraces {
+		return buildTraceHBars(c, e, idx)
+	}
 	cells := e.Cells()
 	traces := e.Traces
 	get := map[results.Pair]map[string]*results.Cell{}
@@ -304,7 +318,7 @@ func buildTraceBars(c *Context, e *results.Experiment, idx int) ([]Page, error) 
 	unit := expUnit(c, e)
 	parts := chunks(expPairs(e), barPairs)
 	var pages []Page
-	for _, col := range []string{"mean_response", "mean_wait", "mean_bsld", "utilization", "throughput", "mean_queue"} {
+	for _, col := range TraceBarMetrics {
 		m, _ := metrics.Lookup(col)
 		for pi, part := range parts {
 			p := plot.New(fmt.Sprintf("%s per trace: %s%s", capitalize(m.Name), e.Name, partSuffix(pi, len(parts))), "trace", m.AxisLabel(unit))
@@ -335,6 +349,74 @@ func buildTraceBars(c *Context, e *results.Experiment, idx int) ([]Page, error) 
 		}
 	}
 	return pages, nil
+}
+
+// buildTraceHBars draws, per trace and metric, one horizontal bar per pair
+// (pair names on the y axis, first pair at the top), with confidence
+// intervals when the trace has several replications.
+func buildTraceHBars(c *Context, e *results.Experiment, idx int) ([]Page, error) {
+	cells := e.Cells()
+	unit := expUnit(c, e)
+	parts := chunks(expPairs(e), hbarPairs)
+	var pages []Page
+	for _, tr := range e.Traces {
+		byPair := map[results.Pair]*results.Cell{}
+		reps := 0
+		for i := range cells {
+			if cells[i].Trace == tr {
+				byPair[cells[i].Pair] = &cells[i]
+				reps = max(reps, len(cells[i].Rows))
+			}
+		}
+		note := fmt.Sprintf("Trace %s; one replication: no confidence intervals.", tr)
+		if reps > 1 {
+			note = fmt.Sprintf("Trace %s; whiskers: %g%% Student-t confidence intervals across %d replications.", tr, c.Level*100, reps)
+		}
+		for _, col := range TraceBarMetrics {
+			m, _ := metrics.Lookup(col)
+			for pi, part := range parts {
+				p := plot.New(fmt.Sprintf("%s per policy pair: %s, %s%s", capitalize(m.Name), e.Name, tr, partSuffix(pi, len(parts))), m.AxisLabel(unit), "")
+				hb := &plot.HBars{Height: 0.7}
+				labels := make([]string, len(part))
+				// Row 0 is drawn at the bottom: reverse so the first pair is on top.
+				for k := len(part) - 1; k >= 0; k-- {
+					pair := part[k]
+					v, hw := math.NaN(), math.NaN()
+					if cell := byPair[pair]; cell != nil {
+						ci := cell.CI(col, c.Level)
+						v, hw = ci.Mean, ci.HalfWidth
+					}
+					hb.Values = append(hb.Values, v)
+					hb.HalfWidths = append(hb.HalfWidths, hw)
+					hb.Styles = append(hb.Styles, c.Style(pair))
+					labels[len(part)-1-k] = pair.String()
+				}
+				p.Add(hb)
+				p.NominalY(labels...)
+				p.Y.Tick.Label.Font = plot.Font(vg.Length(max(6.5, min(9, 300/float64(len(part))))))
+				p.X.Min = math.Min(0, p.X.Min)
+				fig := &plot.Figure{Name: fmt.Sprintf("exp%d-%s-%s-%d", idx, col, sanitize(tr), pi+1), Plot: p, Note: note}
+				pages = append(pages, &FigurePage{Fig: fig})
+			}
+		}
+	}
+	return pages, nil
+}
+
+// timeScale returns the divisor and unit label for a time axis spanning
+// span trace time units: real logs in seconds switch to hours or days
+// when the span is long.
+func timeScale(unit string, span float64) (float64, string) {
+	if unit != "s" {
+		return 1, unit
+	}
+	switch {
+	case span >= 3*86400:
+		return 86400, "days"
+	case span >= 3*3600:
+		return 3600, "hours"
+	}
+	return 1, "s"
 }
 
 // --- relative differences to the baseline --------------------------------
@@ -543,19 +625,48 @@ func buildCDFs(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 			if xmax == 0 {
 				xmax = 1
 			}
+			// A log x axis when the distribution spans orders of magnitude
+			// (real logs): values below xmin are drawn at xmin.
+			var pooled []float64
+			for _, vs := range all {
+				pooled = append(pooled, vs...)
+			}
+			med := plot.Quantile(pooled, 0.5)
+			logx := med > 0 && xmax/med > 50
+			xmin := 0.0
+			if logx {
+				xmin = math.Max(plot.Quantile(pooled, 0.01), xmax*1e-6)
+				if xmin <= 0 {
+					xmin = math.Max(1, xmax*1e-6)
+					if unit != "s" {
+						xmin = xmax * 1e-4
+					}
+				}
+			}
 			for pi, part := range parts {
 				p := plot.New(fmt.Sprintf("CDF of %s: %s, %s%s", which.name, e.Name, f.Label, partSuffix(pi, len(parts))), which.name+" ("+unit+")", "cumulative fraction of jobs")
-				fig := &plot.Figure{Name: fmt.Sprintf("exp%d-cdf-%s-%s-%d", idx, which.col, f.Name, pi+1), Plot: p,
-					Note: fmt.Sprintf("Jobs pooled over %d replication(s); x axis cut at the largest 99th percentile.", len(f.Traces))}
+				note := fmt.Sprintf("Jobs pooled over %d replication(s); x axis cut at the largest 99th percentile.", len(f.Traces))
+				if logx {
+					note = fmt.Sprintf("Jobs pooled over %d replication(s); log x axis from %s (smaller values drawn there) to the largest 99th percentile.", len(f.Traces), plot.Compact(xmin))
+					p.X.Scale = goplot.LogScale{}
+					p.X.Tick.Marker = goplot.LogTicks{Prec: -1}
+					p.X.Label.Text = which.name + " (" + unit + ", log scale)"
+				}
+				fig := &plot.Figure{Name: fmt.Sprintf("exp%d-cdf-%s-%s-%d", idx, which.col, f.Name, pi+1), Plot: p, Note: note}
 				for _, pair := range part {
 					xs, ys := plot.ECDF(all[pair], 400)
+					if logx {
+						for i := range xs {
+							xs[i] = math.Max(xs[i], xmin)
+						}
+					}
 					// Close the step at the axis end.
 					if len(xs) > 0 && xs[len(xs)-1] < xmax {
 						xs, ys = append(xs, xmax), append(ys, ys[len(ys)-1])
 					}
 					fig.Legend = append(fig.Legend, plot.Step(p, pair.String(), c.Style(pair), xs, ys))
 				}
-				p.X.Min, p.X.Max = 0, xmax
+				p.X.Min, p.X.Max = xmin, xmax
 				p.Y.Min, p.Y.Max = 0, 1
 				pages = append(pages, &FigurePage{Fig: fig})
 			}
@@ -599,6 +710,7 @@ func buildSeries(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 			continue
 		}
 		np := procs[tr]
+		div, tunit := timeScale(unit, t1-t0)
 		for _, which := range []string{"utilization", "queue"} {
 			for pi, part := range parts {
 				ylabel := "waiting jobs (jobs)"
@@ -610,7 +722,7 @@ func buildSeries(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 						ylabel = "busy processors (processors)"
 					}
 				}
-				p := plot.New(fmt.Sprintf("%s: %s, %s%s", title, e.Name, f.Label, partSuffix(pi, len(parts))), "time ("+unit+")", ylabel)
+				p := plot.New(fmt.Sprintf("%s: %s, %s%s", title, e.Name, f.Label, partSuffix(pi, len(parts))), "time ("+tunit+")", ylabel)
 				fig := &plot.Figure{Name: fmt.Sprintf("exp%d-%s-time-%s-%d", idx, which, f.Name, pi+1), Plot: p,
 					Note: fmt.Sprintf("Trace %s; time averages over %d equal bins.", tr, SeriesBins)}
 				for _, pair := range part {
@@ -626,6 +738,9 @@ func buildSeries(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 						}
 					}
 					xs, ys := plot.Downsample(s.t, v, t0, t1, SeriesBins)
+					for i := range xs {
+						xs[i] /= div
+					}
 					fig.Legend = append(fig.Legend, plot.Step(p, pair.String(), c.Style(pair), xs, ys))
 				}
 				p.Y.Min = 0

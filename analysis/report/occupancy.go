@@ -100,16 +100,21 @@ func buildOccupancy(c *Context, e *results.Experiment, idx int) ([]Page, error) 
 			how = "no processor identities recorded: running jobs stacked by start time at each instant"
 			occ.Rects = stacked(js, w)
 		}
-		p := plot.New(fmt.Sprintf("Processor occupancy: %s, %s, %s", e.Name, f.Label, pair), "time ("+unit+")", ylabel)
+		div, tunit := timeScale(unit, w.End-w.Start)
+		for i := range occ.Rects {
+			occ.Rects[i].T0 /= div
+			occ.Rects[i].T1 /= div
+		}
+		p := plot.New(fmt.Sprintf("Processor occupancy: %s, %s, %s", e.Name, f.Label, pair), "time ("+tunit+")", ylabel)
 		p.Add(occ)
-		p.X.Min, p.X.Max = w.Start, w.End
+		p.X.Min, p.X.Max = w.Start/div, w.End/div
 		p.Y.Min = 0
 		if procs > 0 {
 			p.Y.Max = float64(procs)
 		}
 		fig := &plot.Figure{Name: fmt.Sprintf("exp%d-occupancy-%s", idx, f.Name), Plot: p,
 			Legend: []plot.Entry{{Label: "one job (gray shades alternate by job id)", Style: plot.Style{Color: plotGray}, Bar: true}},
-			Note:   fmt.Sprintf("Trace %s, window [%s, %s] %s; %s.", f.Traces[0], fmtNum(w.Start), fmtNum(w.End), unit, how)}
+			Note:   fmt.Sprintf("Trace %s, window [%s, %s] %s; %s.", f.Traces[0], plot.Compact(w.Start), plot.Compact(w.End), unit, how)}
 		pages = append(pages, &FigurePage{Fig: fig})
 	}
 	return pages, nil
