@@ -30,16 +30,19 @@ import (
 var version = "0.1.0-dev"
 
 func main() {
-	app := &cli.App{
+	if err := newApp().Run(os.Args); err != nil {
+		fmt.Fprintln(os.Stderr, "replay:", oneLine(err))
+		os.Exit(1)
+	}
+}
+
+func newApp() *cli.App {
+	return &cli.App{
 		Name:                      "replay",
 		Usage:                     "replay workload traces under every allocator × scheduler pair",
 		HideHelpCommand:           true,
 		DisableSliceFlagSeparator: true,
 		Commands:                  []*cli.Command{runCommand(), listCommand()},
-	}
-	if err := app.Run(os.Args); err != nil {
-		fmt.Fprintln(os.Stderr, "replay:", oneLine(err))
-		os.Exit(1)
 	}
 }
 
