@@ -2,8 +2,11 @@
 // under every (processor allocator, job scheduler) pair and writes the
 // results as Parquet (see model/experiment).
 //
-//	replay run [--machine M] [--alloc a,b] [--sched x,y] [--out DIR] [-j N] TRACE...
+//	replay run [--machine M] [--alloc a,b] [--sched x,y] [--out DIR] [-j N] [TRACE...]
 //	replay list
+//
+// With no TRACE, run replays the embedded default traces (package traces)
+// and also writes DIR/report.pdf (package analysis/report).
 //
 // Policy lists: --alloc and --sched take comma-separated specs and may be
 // repeated. A spec's parameters also use commas; a comma-separated piece
@@ -15,15 +18,18 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/schedlab/schedlab/analysis/report"
 	"github.com/schedlab/schedlab/model/catalog"
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/experiment"
 	"github.com/schedlab/schedlab/trace"
+	embedded "github.com/schedlab/schedlab/traces"
 )
 
 // version is recorded in every results file.
@@ -67,7 +73,7 @@ func runCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "run",
 		Usage:     "replay traces and write jobs/summary/series Parquet files",
-		ArgsUsage: "TRACE... (.swf, .swf.gz, .parquet)",
+		ArgsUsage: "[TRACE...] (.swf, .swf.gz, .parquet; none: the embedded default traces, plus DIR/report.pdf)",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "machine", Usage: "machine for every trace (flat:N, mesh:WxH, cube:n); default: the trace's hint, else flat:MaxProcs"},
 			&cli.StringSliceFlag{Name: "alloc", Usage: "allocator specs, comma-separated, repeatable (default: every compatible one)"},
@@ -115,11 +121,6 @@ func splitSpecs(vals []string) ([]string, error) {
 }
 
 func run(c *cli.Context) error {
-	if c.NArg() == 0 {
-		// TODO(lead): with no TRACE, replay the embedded default traces
-		// (package traces) and write DIR/report.pdf (package report).
-		return errors.New("no TRACE given (replaying the embedded default traces is not available yet)")
-	}
 	allocs, err := splitSpecs(c.StringSlice("alloc"))
 	if err != nil {
 		return err
@@ -135,6 +136,14 @@ func run(c *cli.Context) error {
 			return err
 		}
 		traces = append(traces, t)
+	}
+	defaults := len(traces) == 0
+	if defaults {
+		// No TRACE: replay the embedded default traces, then write the
+		// report next to the results.
+		if traces, err = embedded.Default(); err != nil {
+			return err
+		}
 	}
 	quiet := c.Bool("quiet")
 	opt := experiment.Options{
@@ -163,7 +172,15 @@ func run(c *cli.Context) error {
 		return err
 	}
 	if !quiet {
-		return experiment.FormatSummary(c.App.Writer, rows)
+		if err := experiment.FormatSummary(c.App.Writer, rows); err != nil {
+			return err
+		}
+	}
+	if defaults {
+		return report.Generate(report.Options{
+			In: opt.Out, Out: filepath.Join(opt.Out, "report.pdf"),
+			Quiet: quiet, Log: c.App.ErrWriter,
+		})
 	}
 	return nil
 }

@@ -70,7 +70,6 @@ func TestRun(t *testing.T) {
 		{"replay", "run", "--out", out2, "--sched", "nope", in},
 		{"replay", "run", "--out", out2, "--estimates", "guess", in},
 		{"replay", "run", "--out", out2, filepath.Join(dir, "missing.swf")},
-		{"replay", "run", "--out", out2},
 	} {
 		app := newApp()
 		app.Writer = &bytes.Buffer{}
@@ -94,6 +93,24 @@ func TestList(t *testing.T) {
 	for _, w := range []string{"flat:N", "count", "contig", "fcfs", "mq", "easy", "conservative"} {
 		if !strings.Contains(stdout.String(), w) {
 			t.Errorf("list lacks %s", w)
+		}
+	}
+}
+
+// TestDefaults replays the embedded default traces and writes the report.
+func TestDefaults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays every embedded trace under every pair")
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	app := newApp()
+	app.Writer, app.ErrWriter = &bytes.Buffer{}, &bytes.Buffer{}
+	if err := app.Run([]string{"replay", "run", "--quiet", "--no-series", "--sched", "fcfs,easy", "--out", out}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"jobs.parquet", "summary.parquet", "report.pdf"} {
+		if st, err := os.Stat(filepath.Join(out, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
 		}
 	}
 }
