@@ -2,6 +2,7 @@ package sched
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"github.com/schedlab/schedlab/model/policy"
@@ -64,12 +65,20 @@ type PrioRes struct {
 	maxPri  float64
 	reserve bool
 
-	waiting fifo
-	res     []*reservation // FCFS
-	held    int            // free processors held by reservations
-	claimed map[*policy.Job]int
-	started int64 // jobs started so far
+	waiting waitList
+	res     []*reservation      // FCFS
+	held    int                 // free processors held by reservations
+	claimed map[*policy.Job]int // busy processors of running jobs claimed
+	nClaim  int                 // sum of claimed
+	started int64               // jobs started so far
 	cands   []*policy.Job
+
+	// Cache of the number of reserved jobs that arrived before a waiting
+	// job (for the starvation counter), valid while resVer is unchanged.
+	cacheJob *policy.Job
+	cacheVer int64
+	cacheN   int64
+	resVer   int64
 }
 
 // reservation is one job's reservation: held free processors, plus busy
@@ -98,10 +107,12 @@ func (s *PrioRes) Waiting() int { return s.waiting.len() + len(s.res) + len(s.ar
 // free processors of those reservations.
 func (s *PrioRes) Finished(j *policy.Job) {
 	s.freed = true
-	if s.claimed[j] == 0 {
+	n := s.claimed[j]
+	if n == 0 {
 		return
 	}
 	delete(s.claimed, j)
+	s.nClaim -= n
 	for _, r := range s.res {
 		for k := 0; k < len(r.claims); k++ {
 			if c := r.claims[k]; c.r == j {
@@ -122,41 +133,36 @@ func (s *PrioRes) Schedule(sys policy.System) {
 		s.res = slices.DeleteFunc(s.res, func(r *reservation) bool {
 			return len(r.claims) == 0 && s.startReserved(sys, r)
 		})
+		s.resVer++
 		// Phase 2: reserved jobs that fit with the free processors now.
 		s.res = slices.DeleteFunc(s.res, func(r *reservation) bool {
 			return r.j.Procs <= s.unreserved(sys)+r.held && s.startReserved(sys, r)
 		})
-		// Phase 3: the waiting list, allocation then reservation.
-		var first *policy.Job // head of the waiting list during the scan
-		s.waiting.scan(func(j *policy.Job) (bool, bool) {
-			if first != nil && s.prioritized(first) {
-				return false, true
+		s.resVer++
+		// Phase 3: the waiting list, allocation then reservation. Jobs
+		// that cannot fit are skipped through the index (they would fail).
+		for i := s.waiting.first(0, s.unreserved(sys)); i >= 0; i = s.waiting.first(i+1, s.unreserved(sys)) {
+			j := s.waiting.jobs[i]
+			if j != s.waiting.front() && s.prioritized(s.waiting.front()) {
+				break
 			}
 			if s.startFree(sys, j) {
-				return true, false
+				s.waiting.remove(i)
 			}
-			if first == nil {
-				first = j
-			}
-			return false, false
-		})
+		}
 		if s.reserve {
 			// A job that moves to the reservation list stops blocking,
 			// so jobs the first pass did not reach may fit now: they are
 			// started rather than given a reservation.
-			first = nil
-			s.waiting.scan(func(j *policy.Job) (bool, bool) {
-				if first != nil && s.prioritized(first) {
-					return false, true
+			for i := s.waiting.first(0, s.reservable(sys)); i >= 0; i = s.waiting.first(i+1, s.reservable(sys)) {
+				j := s.waiting.jobs[i]
+				if j != s.waiting.front() && s.prioritized(s.waiting.front()) {
+					break
 				}
 				if s.startFree(sys, j) || s.reserveFor(sys, j) {
-					return true, false
+					s.waiting.remove(i)
 				}
-				if first == nil {
-					first = j
-				}
-				return false, false
-			})
+			}
 		}
 	}
 	for _, j := range s.arrivals {
@@ -172,18 +178,30 @@ func (s *PrioRes) Schedule(sys policy.System) {
 	s.done()
 }
 
+// reservable is the number of processors a new reservation could take:
+// unclaimed busy plus unreserved free.
+func (s *PrioRes) reservable(sys policy.System) int {
+	a := sys.Allocator()
+	return a.Size() - a.Free() - s.nClaim + a.Free() - s.held
+}
+
 // prioritized reports whether waiting job h (the head of the waiting list)
 // has seen more than MAX_PRI later jobs started.
 func (s *PrioRes) prioritized(h *policy.Job) bool {
+	if math.IsInf(s.maxPri, 1) {
+		return false
+	}
 	// Every job that arrived before h is started or reserved; the count of
 	// jobs started after h's arrival that arrived later than h follows.
-	later := s.started - h.Mark
-	for _, r := range s.res {
-		if r.j.Mark < h.Mark {
-			later++
+	if s.cacheJob != h || s.cacheVer != s.resVer {
+		s.cacheJob, s.cacheVer, s.cacheN = h, s.resVer, 0
+		for _, r := range s.res {
+			if r.j.Mark < h.Mark {
+				s.cacheN++
+			}
 		}
 	}
-	return float64(later) > s.maxPri
+	return float64(s.started-h.Mark+s.cacheN) > s.maxPri
 }
 
 // unreserved is the number of free processors not held by reservations.
@@ -212,6 +230,7 @@ func (s *PrioRes) startReserved(sys policy.System, r *reservation) bool {
 		if s.claimed[c.r] -= c.n; s.claimed[c.r] == 0 {
 			delete(s.claimed, c.r)
 		}
+		s.nClaim -= c.n
 	}
 	return true
 }
@@ -219,6 +238,10 @@ func (s *PrioRes) startReserved(sys policy.System, r *reservation) bool {
 // reserveFor reserves processors for j and appends it to the reservation
 // list; false when not enough processors are unreserved.
 func (s *PrioRes) reserveFor(sys policy.System, j *policy.Job) bool {
+	if j.Procs > s.reservable(sys) {
+		return false // not enough unclaimed busy plus unreserved free processors
+	}
+	free := s.unreserved(sys)
 	s.cands = s.cands[:0]
 	busy := 0
 	for _, r := range sys.Running() {
@@ -227,7 +250,6 @@ func (s *PrioRes) reserveFor(sys policy.System, j *policy.Job) bool {
 			busy += u
 		}
 	}
-	free := s.unreserved(sys)
 	if j.Procs > busy+free {
 		return false
 	}
@@ -245,11 +267,13 @@ func (s *PrioRes) reserveFor(sys policy.System, j *policy.Job) bool {
 		take := min(need, c.Alloc.Procs()-s.claimed[c])
 		r.claims = append(r.claims, claim{c, take})
 		s.claimed[c] += take
+		s.nClaim += take
 		need -= take
 	}
 	r.held = need
 	s.held += need
 	s.res = append(s.res, r)
+	s.resVer++
 	clear(s.cands)
 	return true
 }

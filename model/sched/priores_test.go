@@ -41,6 +41,15 @@ func (c *prioResChecker) Schedule(sys policy.System) {
 		}
 		held += r.held
 	}
+	live := 0
+	for _, j := range s.waiting.jobs {
+		if j != nil {
+			live++
+		}
+	}
+	if live != s.waiting.len() || live > 0 && s.waiting.front() == nil {
+		t.Fatalf("t=%g: waiting list counts %d jobs, holds %d", sys.Now(), s.waiting.len(), live)
+	}
 	if held != s.held || held > sys.Allocator().Free() {
 		t.Fatalf("t=%g: held %d (sum %d), free %d", sys.Now(), s.held, held, sys.Allocator().Free())
 	}
@@ -54,7 +63,7 @@ func (c *prioResChecker) Schedule(sys policy.System) {
 		h := s.waiting.front()
 		blocked := s.prioritized(h)
 		for i := s.waiting.head; i < len(s.waiting.jobs); i++ {
-			if j := s.waiting.jobs[i]; j.Procs <= unres && (j == h || !blocked) {
+			if j := s.waiting.jobs[i]; j != nil && j.Procs <= unres && (j == h || !blocked) {
 				t.Fatalf("t=%g: waiting job %d (%d procs) fits in %d unreserved free processors (head %d, prioritized %v)",
 					sys.Now(), j.ID, j.Procs, unres, h.ID, blocked)
 			}
