@@ -263,3 +263,29 @@ func (s *strictFCFS) Schedule(sys policy.System) {
 		s.q = s.q[1:]
 	}
 }
+
+// TestContigFragmentation: on flat:10 with the contig allocator, J1..J5
+// take 0-1, 2-3, 4-5, 6-7, 8-9; J2 and J4 end at 3, leaving 4 free
+// processors in two holes (2-3, 6-7). The head J6 (4 procs) fits by count
+// but cannot be placed, so its reservation moves to the next release (10,
+// when J1, J3, J5 end; EASY: shadow 10, extra 10-4 = 6). J7 (2 procs,
+// 3..7) backfills into 2-3 under both schedulers; J6 starts at 10.
+func TestContigFragmentation(t *testing.T) {
+	rows := []row{{1, 0, 2, 10, 10}, {2, 0, 2, 3, 3}, {3, 0, 2, 10, 10}, {4, 0, 2, 3, 3}, {5, 0, 2, 10, 10}, {6, 1, 4, 5, 5}, {7, 1, 2, 4, 4}}
+	want := "J1@0 J2@0 J3@0 J4@0 J5@0 J6@10 J7@3 "
+	m := policy.Machine{Kind: policy.Flat, Procs: 10}
+	for name, s := range map[string]policy.Scheduler{"easy": NewEASY(), "conservative": NewConservative()} {
+		jobs := jobsOf(rows)
+		res, err := engine.Run(jobs, m, flat.NewContig(10), s, engine.Options{Check: true, Nodes: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		for _, j := range res.Jobs {
+			got += fmt.Sprintf("J%d@%g ", j.ID, j.Start)
+		}
+		if got != want || res.Nodes[6] != "2-3" || res.Nodes[5] != "0-3" {
+			t.Errorf("%s: %s nodes J6 %s J7 %s, want %s 0-3 2-3", name, got, res.Nodes[5], res.Nodes[6], want)
+		}
+	}
+}

@@ -40,8 +40,8 @@ func lanlLike(n int, rho float64, seed uint64) []policy.Job {
 	return jobs
 }
 
-func bench(b *testing.B, newSched func() policy.Scheduler) {
-	src := lanlLike(100000, 0.7, 1)
+func bench(b *testing.B, rho float64, newSched func() policy.Scheduler) {
+	src := lanlLike(100000, rho, 1)
 	jobs := make([]policy.Job, len(src))
 	m := policy.Machine{Kind: policy.Flat, Procs: 1024}
 	var ms0, ms1 runtime.MemStats
@@ -60,11 +60,16 @@ func bench(b *testing.B, newSched func() policy.Scheduler) {
 	b.ReportMetric(float64(alloc)/float64(b.N*len(src)), "B/job")
 }
 
-// BenchmarkEASY replays 100,000 LANL-like jobs on flat:1024 under EASY.
-func BenchmarkEASY(b *testing.B) { bench(b, func() policy.Scheduler { return NewEASY() }) }
+// BenchmarkEASY replays 100,000 LANL-like jobs on flat:1024 under EASY,
+// at offered loads 0.7 and 0.9.
+func BenchmarkEASY(b *testing.B) {
+	b.Run("load0.7", func(b *testing.B) { bench(b, 0.7, func() policy.Scheduler { return NewEASY() }) })
+	b.Run("load0.9", func(b *testing.B) { bench(b, 0.9, func() policy.Scheduler { return NewEASY() }) })
+}
 
-// BenchmarkConservative replays the same workload under conservative
+// BenchmarkConservative replays the same workloads under conservative
 // backfilling.
 func BenchmarkConservative(b *testing.B) {
-	bench(b, func() policy.Scheduler { return NewConservative() })
+	b.Run("load0.7", func(b *testing.B) { bench(b, 0.7, func() policy.Scheduler { return NewConservative() }) })
+	b.Run("load0.9", func(b *testing.B) { bench(b, 0.9, func() policy.Scheduler { return NewConservative() }) })
 }
