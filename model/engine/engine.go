@@ -20,10 +20,26 @@
 //
 // The engine is topology-blind: it knows a job's processor count and
 // residence time; the allocator decides where, the scheduler decides when.
-// Running jobs complete in a min-heap keyed by (end, job ID, position), an
-// indexed heap so that a job's completion can be re-keyed or removed in
-// O(log n): that is where a network-contention model (stretching residence
-// times) or preemption/migration would hook in.
+//
+// # Extension points (future families are additions, not rewrites)
+//
+//   - Meshes and hypercubes: nothing to change. The engine never looks
+//     inside a policy.Allocation except through Procs() and, when checking,
+//     policy.NodeLister; a mesh allocation that is a list of submeshes only
+//     has to list its nodes.
+//   - Network contention stretching residence times: running jobs complete
+//     from an indexed min-heap keyed by (end, job ID, position) (compHeap,
+//     with pos[] so that fix and remove are O(log n)). A contention model
+//     keeps per-running-job remaining work and a rate, and at each instant
+//     recomputes End = now + remaining/rate for the jobs whose rate changed
+//     and calls heap.fix(pos[i]): a small addition in Start/complete.
+//   - Preemption and migration (hypercube): stopping a running job is
+//     heap.remove(pos[i]) + Allocator.Release + marking the job waiting
+//     again with its remaining run time; restarting is Start. The System
+//     interface would gain Preempt(j); state[] already has the four states.
+//   - Malleable jobs (reallocation at every event): the same re-keying as
+//     contention (work / speed(processors)), with the allocator resizing an
+//     allocation; the scheduler is already called at every event instant.
 package engine
 
 import (
