@@ -37,17 +37,63 @@ func Curve(p *plot.Plot, label string, s Style, xs, ys, hw []float64, dodge floa
 		p.Add(l, sc)
 	}
 	if len(eb.XYs) > 0 {
-		e, _ := plotter.NewYErrorBars(eb)
-		e.LineStyle = draw.LineStyle{Color: s.Color, Width: vg.Points(0.8)}
-		e.CapWidth = vg.Points(5)
-		p.Add(e)
+		eb.Line = draw.LineStyle{Color: s.Color, Width: vg.Points(0.8)}
+		p.Add(&eb)
 	}
 	return Entry{Label: label, Style: s}
 }
 
+// errPoints draws vertical error bars clipped to the data area. It has no
+// data range of its own: the caller decides whether the axis must include
+// the bars' ends (see ErrorRange).
 type errPoints struct {
 	plotter.XYs
 	plotter.YErrors
+	Line draw.LineStyle
+}
+
+// Plot implements plot.Plotter.
+func (e *errPoints) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, trY := plt.Transforms(&c)
+	cw := vg.Points(2.5)
+	for i, p := range e.XYs {
+		x := trX(p.X)
+		lo, hi := trY(p.Y-e.YErrors[i].Low), trY(p.Y+e.YErrors[i].High)
+		c.StrokeLines(e.Line, c.ClipLinesXY([]vg.Point{{X: x, Y: lo}, {X: x, Y: hi}})...)
+		for _, y := range []vg.Length{lo, hi} {
+			if c.ContainsY(y) && c.ContainsX(x) {
+				c.StrokeLine2(e.Line, x-cw, y, x+cw, y)
+			}
+		}
+	}
+}
+
+// ErrorRange returns the y range a metric-vs-x figure should show, given
+// the curves' means and half-widths: the means' range extended to the
+// error bars' ends, unless the bars are so wide (more than three times the
+// means' range, as with two replications) that the curves would be
+// squashed; then the means' range padded by 25% and clipped = true.
+func ErrorRange(means, hw []float64) (lo, hi float64, clipped bool) {
+	mlo, mhi := Bounds(means)
+	if math.IsNaN(mlo) {
+		return 0, 1, false
+	}
+	lo, hi = mlo, mhi
+	for i, m := range means {
+		if math.IsNaN(m) || math.IsInf(m, 0) || i >= len(hw) || math.IsNaN(hw[i]) || math.IsInf(hw[i], 0) {
+			continue
+		}
+		lo, hi = math.Min(lo, m-hw[i]), math.Max(hi, m+hw[i])
+	}
+	r := mhi - mlo
+	if r == 0 {
+		r = math.Max(math.Abs(mhi), 1)
+	}
+	if hi-lo > 3*r {
+		return mlo - 0.25*r, mhi + 0.25*r, true
+	}
+	pad := 0.03 * (hi - lo)
+	return lo - pad, hi + pad, false
 }
 
 // Step adds a right-continuous step line through (xs, ys) (value ys[i] from

@@ -96,6 +96,8 @@ func fmtNum(v float64) string {
 		return "+Inf"
 	case math.IsInf(v, -1):
 		return "-Inf"
+	case v == 0:
+		return "0"
 	}
 	a := math.Abs(v)
 	if a != 0 && (a >= 1e6 || a < 1e-3) {
@@ -251,6 +253,7 @@ func buildCurves(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 		for pi, part := range parts {
 			p := plot.New(fmt.Sprintf("%s vs offered load: %s%s", capitalize(m.Name), e.Name, partSuffix(pi, len(parts))), "offered load", m.AxisLabel(unit))
 			fig := &plot.Figure{Name: fmt.Sprintf("exp%d-%s-vs-load-%d", idx, col, pi+1), Plot: p, Note: note}
+			var allM, allH []float64
 			for k, pair := range part {
 				var xs, ys, hw []float64
 				for _, cell := range byPair[pair] {
@@ -259,11 +262,10 @@ func buildCurves(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 					ys = append(ys, ci.Mean)
 					hw = append(hw, ci.HalfWidth)
 				}
+				allM, allH = append(allM, ys...), append(allH, hw...)
 				fig.Legend = append(fig.Legend, plot.Curve(p, pair.String(), c.Style(pair), xs, ys, hw, dodge(e, k, len(part))))
 			}
-			if col == "utilization" {
-				p.Y.Min = 0
-			}
+			setYRange(p, fig, allM, allH, true)
 			pages = append(pages, &FigurePage{Fig: fig})
 		}
 	}
@@ -281,6 +283,22 @@ func dodge(e *results.Experiment, k, n int) float64 {
 		step = math.Min(step, e.Loads[i]-e.Loads[i-1])
 	}
 	return (float64(k)/float64(n-1) - 0.5) * 0.4 * step * math.Min(1, float64(n)/10)
+}
+
+// setYRange sets the y axis from the curves' means and half-widths (see
+// plot.ErrorRange), clamps it at 0 for non-negative metrics, and says in
+// the note when error bars are clipped.
+func setYRange(p *goplot.Plot, fig *plot.Figure, means, hw []float64, nonNeg bool) {
+	lo, hi, clipped := plot.ErrorRange(means, hw)
+	if nonNeg {
+		lo = math.Max(lo, 0)
+	}
+	if hi > lo {
+		p.Y.Min, p.Y.Max = lo, hi
+	}
+	if clipped {
+		fig.Note += " Error bars wider than the plot are clipped."
+	}
 }
 
 func capitalize(s string) string {
@@ -483,6 +501,7 @@ func buildBaseline(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 		for pi, part := range parts {
 			p := plot.New(fmt.Sprintf("Mean response relative to %s: %s%s", c.Baseline, e.Name, partSuffix(pi, len(parts))), "offered load", unitless)
 			fig := &plot.Figure{Name: fmt.Sprintf("exp%d-baseline-%d", idx, pi+1), Plot: p, Note: fmt.Sprintf("Paired on replication; error bars: %g%% confidence intervals.", c.Level*100)}
+			var allM, allH []float64
 			for k, pair := range part {
 				if pair == *c.Baseline {
 					continue
@@ -499,8 +518,10 @@ func buildBaseline(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 					}
 					xs, ys, hw = append(xs, cl.Load), append(ys, 100*ci.Mean), append(hw, 100*ci.HalfWidth)
 				}
+				allM, allH = append(allM, ys...), append(allH, hw...)
 				fig.Legend = append(fig.Legend, plot.Curve(p, pair.String(), c.Style(pair), xs, ys, hw, dodge(e, k, len(part))))
 			}
+			setYRange(p, fig, allM, allH, false)
 			if len(fig.Legend) > 0 {
 				pages = append(pages, &FigurePage{Fig: fig})
 			}

@@ -197,13 +197,16 @@ func (cmp *Comparison) Pages() []Page {
 		for pi, part := range chunks(pairs, curvePairs) {
 			p := plot.New(fmt.Sprintf("Relative change in %s, B vs A%s", m.Name, partSuffix(pi, len(chunks(pairs, curvePairs)))), "offered load", "100 (B - A) / A (%)")
 			fig := &plot.Figure{Name: fmt.Sprintf("compare-%s-%d", col, pi+1), Plot: p, Note: fmt.Sprintf("Error bars: %g%% confidence intervals, paired on replication.", cmp.Level*100)}
+			var allM, allH []float64
 			for i, pair := range part {
 				var xs, ys, hw []float64
 				for _, d := range byPair[pair] {
 					xs, ys, hw = append(xs, d.Load), append(ys, 100*d.Rel.Mean), append(hw, 100*d.Rel.HalfWidth)
 				}
+				allM, allH = append(allM, ys...), append(allH, hw...)
 				fig.Legend = append(fig.Legend, plot.Curve(p, pair.String(), plot.StyleOf(indexOf(pairs, pair)), xs, ys, hw, 0.004*(float64(i)-float64(len(part)-1)/2)))
 			}
+			setYRange(p, fig, allM, allH, false)
 			pages = append(pages, &FigurePage{Fig: fig})
 		}
 	}

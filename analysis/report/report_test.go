@@ -2,11 +2,17 @@ package report
 
 import (
 	"bytes"
+	"encoding/csv"
+	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"gonum.org/v1/plot/vg/draw"
+
 	"github.com/schedlab/schedlab/analysis/internal/fixture"
+	"github.com/schedlab/schedlab/analysis/plot"
 	"github.com/schedlab/schedlab/analysis/results"
 )
 
@@ -19,15 +25,18 @@ func writeFixture(t testing.TB, s fixture.Spec) string {
 	return dir
 }
 
+var sweepSpec = fixture.Spec{Procs: 32, Jobs: 150, Loads: []float64{0.3, 0.5, 0.7, 0.9}, Reps: 3, Pairs: 5, Seed: 11, Series: true}
+
 func TestGenerateSweepDeterministic(t *testing.T) {
-	in := writeFixture(t, fixture.Spec{Procs: 32, Jobs: 150, Loads: []float64{0.3, 0.5, 0.7, 0.9}, Reps: 3, Pairs: 5, Seed: 11, Series: true})
+	in := writeFixture(t, sweepSpec)
 	out := t.TempDir()
-	opts := Options{In: in, Out: filepath.Join(out, "a.pdf"), FiguresDir: filepath.Join(out, "fig"), Formats: []string{"svg", "png", "eps"}, TablesDir: filepath.Join(out, "tab"), Baseline: fixture.PairName(0).Alloc + "/" + fixture.PairName(0).Sched, Quiet: true}
+	base := fixture.PairName(0)
+	opts := Options{In: in, Out: filepath.Join(out, "a.pdf"), FiguresDir: filepath.Join(out, "fig"), Formats: []string{"svg", "png", "eps"}, TablesDir: filepath.Join(out, "tab"), Baseline: base.Alloc + "/" + base.Sched, Quiet: true}
 	if err := Generate(opts); err != nil {
 		t.Fatal(err)
 	}
 	opts.Out = filepath.Join(out, "b.pdf")
-	opts.FiguresDir, opts.TablesDir = "", ""
+	opts.FiguresDir, opts.TablesDir = filepath.Join(out, "fig2"), ""
 	if err := Generate(opts); err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +45,339 @@ func TestGenerateSweepDeterministic(t *testing.T) {
 	if len(a) < 10000 || !bytes.Equal(a, b) {
 		t.Fatalf("PDF not byte-identical across runs (%d vs %d bytes)", len(a), len(b))
 	}
-	if keep := os.Getenv("SCHEDLAB_KEEP_PDF"); keep != "" {
-		os.WriteFile(keep, a, 0o644)
+	if !bytes.HasPrefix(a, []byte("%PDF-")) || !bytes.Contains(a, []byte("/CreationDate (D:20000101000000)")) {
+		t.Error("PDF header or fixed creation date missing")
+	}
+	if !bytes.Contains(a, []byte("/FontFile2")) {
+		t.Error("fonts not embedded")
+	}
+	// Every figure in three formats, identical across runs.
+	figs, _ := filepath.Glob(filepath.Join(out, "fig", "*"))
+	if len(figs) == 0 || len(figs)%3 != 0 {
+		t.Fatalf("%d figure files", len(figs))
+	}
+	for _, want := range []string{"exp1-mean_response-vs-load-1.svg", "exp1-cdf-wait-load0.9-1.png", "exp1-occupancy-load0.9.eps", "exp1-baseline-1.svg"} {
+		if _, err := os.Stat(filepath.Join(out, "fig", want)); err != nil {
+			t.Errorf("missing figure %s", want)
+		}
+	}
+	for _, f := range figs {
+		if strings.HasSuffix(f, ".svg") {
+			x, _ := os.ReadFile(f)
+			y, _ := os.ReadFile(filepath.Join(out, "fig2", filepath.Base(f)))
+			if !bytes.Equal(x, y) {
+				t.Errorf("%s differs between runs", filepath.Base(f))
+			}
+		}
+	}
+	// Tables: Markdown, CSV and LaTeX for each.
+	for _, name := range []string{"traces", "exp1-summary", "exp1-baseline"} {
+		for _, ext := range []string{"md", "csv", "tex"} {
+			if _, err := os.Stat(filepath.Join(out, "tab", name+"."+ext)); err != nil {
+				t.Errorf("missing table %s.%s", name, ext)
+			}
+		}
+	}
+	f, _ := os.Open(filepath.Join(out, "tab", "exp1-summary.csv"))
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 5 pairs × 4 loads, 3 reps of 150 jobs each.
+	if len(recs) != 1+5*4 || recs[0][0] != "alloc" || recs[1][3] != "3" || recs[1][4] != "450" {
+		t.Errorf("summary CSV: %q", recs[:2])
+	}
+	tex, _ := os.ReadFile(filepath.Join(out, "tab", "exp1-summary.tex"))
+	checkBooktabs(t, string(tex), len(recs[0]))
+}
+
+// checkBooktabs checks that every row of the tabular has cols cells and the
+// rules come in order.
+func checkBooktabs(t *testing.T, tex string, cols int) {
+	t.Helper()
+	var rules []string
+	rows := 0
+	in := false
+	for _, l := range strings.Split(tex, "\n") {
+		switch {
+		case strings.HasPrefix(l, `\begin{tabular}`):
+			in = true
+		case l == `\end{tabular}`:
+			in = false
+		case l == `\toprule` || l == `\midrule` || l == `\bottomrule`:
+			rules = append(rules, l)
+		case in:
+			n := strings.Count(strings.ReplaceAll(l, `\&`, ""), "&") + 1
+			if n != cols {
+				t.Fatalf("row %q: %d cells, want %d", l, n, cols)
+			}
+			rows++
+		}
+	}
+	if strings.Join(rules, " ") != `\toprule \midrule \bottomrule` || rows < 2 {
+		t.Errorf("booktabs structure: rules %v, %d rows", rules, rows)
+	}
+}
+
+func pagesOf(t *testing.T, set *results.Set, opts Options) (*Context, []Page) {
+	t.Helper()
+	ctx, err := NewContext(set, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := ctx.Pages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctx, pages
+}
+
+func figureNames(pages []Page) []string {
+	var out []string
+	for _, p := range pages {
+		if n, ok := p.(Named); ok {
+			out = append(out, n.FigureName())
+		}
+	}
+	return out
+}
+
+func countPrefix(names []string, prefix string) int {
+	n := 0
+	for _, s := range names {
+		if strings.HasPrefix(s, prefix) {
+			n++
+		}
+	}
+	return n
+}
+
+func TestPageSetAdaptsToData(t *testing.T) {
+	full := fixture.Build(sweepSpec)
+	_, pages := pagesOf(t, full, Options{})
+	names := figureNames(pages)
+	// One curve figure per metric (5 pairs fit in one chunk).
+	if got := countPrefix(names, "exp1-mean_response-vs-load"); got != 1 {
+		t.Errorf("%d mean response curves", got)
+	}
+	if countPrefix(names, "exp1-cdf-") != 2 || countPrefix(names, "exp1-utilization-time") != 1 || countPrefix(names, "exp1-occupancy") != 1 {
+		t.Errorf("figures: %v", names)
+	}
+	// Without jobs and series: no CDF, series, size-class or occupancy pages.
+	bare := *full
+	bare.Jobs, bare.Series = nil, nil
+	_, pages = pagesOf(t, &bare, Options{})
+	names = figureNames(pages)
+	for _, p := range []string{"exp1-cdf", "exp1-utilization-time", "exp1-size", "exp1-occupancy"} {
+		if countPrefix(names, p) != 0 {
+			t.Errorf("%s pages without jobs/series", p)
+		}
+	}
+	if countPrefix(names, "exp1-mean_wait-vs-load") != 1 {
+		t.Error("curves missing")
+	}
+	// Without loads: per-pair bars per trace, no curves.
+	nl := fixture.Build(fixture.Spec{Procs: 16, Jobs: 30, Reps: 2, Pairs: 3, Seed: 2, Real: true})
+	ctx, pages := pagesOf(t, nl, Options{})
+	names = figureNames(pages)
+	if countPrefix(names, "exp1-mean_response-syn-r0") != 1 || countPrefix(names, "exp1-mean_response-vs-load") != 0 {
+		t.Errorf("no-load figures: %v", names)
+	}
+	if ctx.TimeUnit != "s" {
+		t.Errorf("unit %q", ctx.TimeUnit)
+	}
+	// Many pairs are split into chunks of at most curvePairs.
+	many := fixture.Build(fixture.Spec{Procs: 16, Jobs: 10, Loads: []float64{0.5, 0.8}, Reps: 1, Pairs: 45, Seed: 2})
+	many.Jobs, many.Series = nil, nil
+	_, pages = pagesOf(t, many, Options{})
+	if got := countPrefix(figureNames(pages), "exp1-mean_response-vs-load"); got != 3 {
+		t.Errorf("45 pairs: %d curve figures, want 3", got)
+	}
+	for _, p := range pages {
+		if n, ok := p.(Named); ok && len(n.Figure().Legend) > curvePairs {
+			t.Errorf("%s: %d legend entries", n.FigureName(), len(n.Figure().Legend))
+		}
+	}
+}
+
+func TestStylesConsistentAcrossFigures(t *testing.T) {
+	set := fixture.Build(sweepSpec)
+	ctx, pages := pagesOf(t, set, Options{})
+	for _, p := range pages {
+		n, ok := p.(Named)
+		if !ok {
+			continue
+		}
+		for _, e := range n.Figure().Legend {
+			pair, err := results.ParsePair(strings.Replace(e.Label, " / ", "/", 1))
+			if err != nil {
+				continue
+			}
+			want := ctx.Style(pair)
+			if e.Style.Color != want.Color || e.Style.Shape != want.Shape || len(e.Style.Dashes) != len(want.Dashes) {
+				t.Fatalf("%s: pair %s drawn with another style", n.FigureName(), pair)
+			}
+		}
+	}
+}
+
+func TestBaselineAndWindowOptions(t *testing.T) {
+	set := fixture.Build(sweepSpec)
+	if _, err := NewContext(set, Options{Baseline: "nosuch/fcfs"}); err == nil || !strings.Contains(err.Error(), "nosuch/fcfs") {
+		t.Errorf("unknown baseline: %v", err)
+	}
+	if _, err := NewContext(set, Options{Baseline: "nosched"}); err == nil {
+		t.Error("malformed baseline accepted")
+	}
+	if _, err := NewContext(set, Options{Level: 1.5}); err == nil {
+		t.Error("level 1.5 accepted")
+	}
+	_, pages := pagesOf(t, set, Options{Window: Window{Start: 100, End: 200}})
+	for _, p := range pages {
+		if n, ok := p.(Named); ok && strings.HasPrefix(n.FigureName(), "exp1-occupancy") {
+			pl := n.Figure().Plot
+			if pl.X.Min != 100 || pl.X.Max != 200 {
+				t.Errorf("window [%v, %v]", pl.X.Min, pl.X.Max)
+			}
+			return
+		}
+	}
+	t.Error("no occupancy figure")
+}
+
+func TestBadNodesColumn(t *testing.T) {
+	set := fixture.Build(fixture.Spec{Procs: 16, Jobs: 20, Reps: 1, Pairs: 1, Seed: 2})
+	for i := range set.Jobs {
+		set.Jobs[i].Nodes = "3-1"
+	}
+	ctx, err := NewContext(set, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ctx.Pages(); err == nil || !strings.Contains(err.Error(), `"nodes"`) || !strings.Contains(err.Error(), "jobs.parquet") {
+		t.Errorf("bad nodes: %v", err)
+	}
+}
+
+// The stacked occupancy chart (no processor identities) stacks exactly
+// the running jobs' processors, without overlap, at every instant.
+func TestStackedOccupancy(t *testing.T) {
+	js := []results.Job{
+		{JobID: 1, Start: 0, End: 10, AllocProcs: 4},
+		{JobID: 2, Start: 2, End: 5, AllocProcs: 3},
+		{JobID: 3, Start: 5, End: 12, AllocProcs: 2},
+	}
+	rs := stacked(js, Window{Start: 1, End: 11})
+	for _, probe := range []struct{ t, want float64 }{{1.5, 4}, {3, 7}, {6, 6}, {10.5, 2}} {
+		var h float64
+		var spans [][2]float64
+		for _, r := range rs {
+			if r.T0 <= probe.t && probe.t < r.T1 {
+				h += r.Hi - r.Lo + 1
+				spans = append(spans, [2]float64{r.Lo, r.Hi})
+			}
+		}
+		if h != probe.want {
+			t.Errorf("t=%v: %v processors stacked, want %v", probe.t, h, probe.want)
+		}
+		for i := range spans {
+			for j := i + 1; j < len(spans); j++ {
+				if spans[i][0] <= spans[j][1] && spans[j][0] <= spans[i][1] {
+					t.Errorf("t=%v: overlapping %v %v", probe.t, spans[i], spans[j])
+				}
+			}
+		}
+	}
+}
+
+func TestRegistryExtension(t *testing.T) {
+	set := fixture.Build(fixture.Spec{Procs: 16, Jobs: 20, Loads: []float64{0.5, 0.8}, Reps: 1, Pairs: 2, Seed: 2})
+	_, before := pagesOf(t, set, Options{})
+	Register(Builder{Name: "test-mesh-map", Order: 45, Scope: PerExperiment,
+		Applies: func(_ *Context, e *results.Experiment) bool { return strings.HasPrefix(e.Machine, "mesh:") },
+		Build: func(*Context, *results.Experiment, int) ([]Page, error) {
+			return []Page{&TextPage{Title: "mesh"}}, nil
+		}})
+	Register(Builder{Name: "test-extra", Order: 45, Scope: PerExperiment,
+		Build: func(*Context, *results.Experiment, int) ([]Page, error) {
+			return []Page{&TextPage{Title: "extra"}}, nil
+		}})
+	defer func() {
+		var keep []Builder
+		for _, b := range builders {
+			if !strings.HasPrefix(b.Name, "test-") {
+				keep = append(keep, b)
+			}
+		}
+		builders = keep
+	}()
+	_, after := pagesOf(t, set, Options{})
+	if len(after) != len(before)+1 {
+		t.Fatalf("%d pages, want %d", len(after), len(before)+1)
+	}
+	// The extra page sits between size classes (40) and occupancy (50).
+	for i, p := range after {
+		if tp, ok := p.(*TextPage); ok && tp.Title == "extra" {
+			next, ok := after[i+1].(Named)
+			if !ok || !strings.Contains(next.FigureName(), "occupancy") {
+				t.Errorf("extra page not before the occupancy chart")
+			}
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("duplicate name accepted")
+		}
+	}()
+	Register(Builder{Name: "title"})
+}
+
+func TestTablePagination(t *testing.T) {
+	set := fixture.Build(fixture.Spec{Procs: 16, Jobs: 5, Loads: []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95}, Reps: 1, Pairs: 12, Seed: 2})
+	e := set.Experiments()[0]
+	pages, err := buildSummaryTable(&Context{Set: set, Level: 0.95, TimeUnit: "time units"}, &e, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) < 2 {
+		t.Fatalf("120 rows on %d page(s)", len(pages))
+	}
+	seen := 0
+	for i, p := range pages {
+		tp := p.(*TablePage)
+		if tp.Lo != seen || tp.Part != i+1 || tp.Parts != len(pages) || tp.First() != (i == 0) {
+			t.Errorf("page %d: %+v", i, tp)
+		}
+		seen = tp.Hi
+		// Rows fit: the last row's baseline stays above the bottom margin.
+		fs, _ := tableLayout(tp.Table, PageWidth-2*Margin)
+		used := float64((tp.Hi - tp.Lo + 2)) * fs * 1.45
+		if used > float64(PageHeight-2*Margin-3*titleFont) {
+			t.Errorf("page %d overflows: %v pt", i, used)
+		}
+	}
+	if seen != 120 {
+		t.Errorf("rows covered: %d", seen)
+	}
+}
+
+func TestFmt(t *testing.T) {
+	for v, want := range map[float64]string{0: "0", 1234.5: "1234.5", 0.12345: "0.1235", 2.5e7: "2.500e+07", math.Inf(1): "+Inf"} {
+		if got := fmtNum(v); got != want {
+			t.Errorf("fmtNum(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+func TestPagesDrawWithoutPanic(t *testing.T) {
+	// Draw every page of a no-series, real-log, few-trace set on an
+	// in-memory canvas (exercises the horizontal bars and log-x CDFs).
+	set := fixture.Build(fixture.Spec{Procs: 16, Jobs: 40, Reps: 2, Pairs: 3, Seed: 5, Real: true})
+	_, pages := pagesOf(t, set, Options{})
+	c := plot.NewPDF(PageWidth, PageHeight)
+	for _, p := range pages {
+		p.Draw(draw.New(c))
+		c.NextPage()
 	}
 }

@@ -1,0 +1,129 @@
+package plot
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot/vg"
+)
+
+func TestStylesDistinct(t *testing.T) {
+	seen := map[[3]int]int{}
+	for i := range 280 {
+		k := [3]int{i % len(Palette), i % len(Shapes), i % len(Dashes)}
+		if j, ok := seen[k]; ok {
+			t.Fatalf("styles %d and %d equal", i, j)
+		}
+		seen[k] = i
+		s := StyleOf(i)
+		if s.Color != Palette[k[0]] || s.Shape != Shapes[k[1]] {
+			t.Fatalf("StyleOf(%d)", i)
+		}
+	}
+	// Neighbours differ in colour, shape and dash.
+	for i := range 50 {
+		a, b := StyleOf(i), StyleOf(i+1)
+		if a.Color == b.Color || a.Shape == b.Shape || len(a.Dashes) == len(b.Dashes) && (len(a.Dashes) == 0 || a.Dashes[0] == b.Dashes[0]) {
+			t.Errorf("styles %d and %d too alike", i, i+1)
+		}
+	}
+}
+
+func TestECDFAndQuantile(t *testing.T) {
+	x, y := ECDF([]float64{3, 1, 2, 4}, 0)
+	if len(x) != 4 || x[0] != 1 || x[3] != 4 || y[0] != 0.25 || y[3] != 1 {
+		t.Errorf("ECDF %v %v", x, y)
+	}
+	x, y = ECDF([]float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 5)
+	if len(x) != 5 || x[0] != 2 || y[0] != 0.2 || x[4] != 10 || y[4] != 1 {
+		t.Errorf("thinned ECDF %v %v", x, y)
+	}
+	if q := Quantile([]float64{5, 1, 3, 2, 4}, 0.5); q != 3 {
+		t.Errorf("median %v", q)
+	}
+}
+
+// Downsampling a step function into bins preserves its integral.
+func TestDownsampleArea(t *testing.T) {
+	ts := []float64{0, 1.5, 2, 7.25, 9}
+	vs := []float64{2, 0, 5, 1, 3}
+	xs, ys := Downsample(ts, vs, 0, 10, 7)
+	area := 0.0
+	for _, y := range ys {
+		area += y * 10.0 / 7
+	}
+	want := 2*1.5 + 0*0.5 + 5*5.25 + 1*1.75 + 3*1
+	if math.Abs(area-want) > 1e-9 || len(xs) != 7 || math.Abs(xs[0]-10.0/14) > 1e-12 {
+		t.Errorf("area %v, want %v", area, want)
+	}
+	// A constant function stays constant.
+	_, ys = Downsample([]float64{0}, []float64{4}, 0, 3, 10)
+	for _, y := range ys {
+		if math.Abs(y-4) > 1e-12 {
+			t.Fatalf("constant: %v", ys)
+		}
+	}
+}
+
+func TestCompact(t *testing.T) {
+	for v, want := range map[float64]string{0: "0", 0.3: "0.3", 2500: "2500", 7.5e6: "7.5e6", 1e-5: "1e-5", -1234567: "-1.235e6", 250000: "250000"} {
+		if got := Compact(v); got != want {
+			t.Errorf("Compact(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+func TestErrorRange(t *testing.T) {
+	lo, hi, clipped := ErrorRange([]float64{10, 20}, []float64{1, 2})
+	if clipped || lo > 9 || hi < 22 || hi > 23 {
+		t.Errorf("moderate bars: %v %v %v", lo, hi, clipped)
+	}
+	lo, hi, clipped = ErrorRange([]float64{10, 20}, []float64{100, 100})
+	if !clipped || lo != 7.5 || hi != 22.5 {
+		t.Errorf("wide bars: %v %v %v", lo, hi, clipped)
+	}
+}
+
+func TestToCP1252(t *testing.T) {
+	if got := ToCP1252("a ± b²…τ"); got != "a \xb1 b\xb2\x85?" {
+		t.Errorf("%q", got)
+	}
+	if ToCP1252("plain") != "plain" {
+		t.Error("ASCII changed")
+	}
+}
+
+func TestFigureSaveAndLegendLayout(t *testing.T) {
+	p := New("title", "x (s)", "y (jobs)")
+	f := &Figure{Name: "f", Plot: p, Note: "note"}
+	for i := range 25 {
+		f.Legend = append(f.Legend, Curve(p, strings.Repeat("pair", 1+i%3)+string(rune('a'+i)), StyleOf(i), []float64{0, 1}, []float64{float64(i), float64(i + 1)}, []float64{0.5, 0.5}, 0))
+	}
+	cols, rows, colW, h := f.legendLayout(7 * vg.Inch)
+	if cols*rows < 25 || vg.Length(cols)*colW > 7*vg.Inch || h <= 0 || h > 5*vg.Inch/2 {
+		t.Errorf("layout %d×%d, column %v, height %v", cols, rows, colW, h)
+	}
+	// Every label fits its column.
+	ts := TextStyle(legendFont)
+	for _, e := range f.Legend {
+		if thumbWidth+4+ts.Width(e.Label) > colW {
+			t.Errorf("label %q wider than its column", e.Label)
+		}
+	}
+	dir := t.TempDir()
+	for _, ext := range Formats {
+		path := filepath.Join(dir, "f."+ext)
+		if err := f.Save(path, 6*vg.Inch, 4*vg.Inch); err != nil {
+			t.Fatal(err)
+		}
+		if st, err := os.Stat(path); err != nil || st.Size() < 1000 {
+			t.Errorf("%s: %v", path, err)
+		}
+	}
+	if err := f.Save(filepath.Join(dir, "f.jpg"), 6*vg.Inch, 4*vg.Inch); err == nil || !strings.Contains(err.Error(), "unknown figure format") {
+		t.Errorf("jpg: %v", err)
+	}
+}

@@ -1,0 +1,83 @@
+package report
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/analysis/internal/fixture"
+	"github.com/schedlab/schedlab/analysis/results"
+)
+
+func TestCompareKnownDifference(t *testing.T) {
+	a := fixture.Build(sweepSpec)
+	b := fixture.Build(sweepSpec)
+	// B: every mean response 10% higher, every mean wait +2 in rep 0 and
+	// +4 in reps 1 and 2; one row dropped.
+	for i := range b.Summary {
+		b.Summary[i].MeanResponse *= 1.1
+		if b.Summary[i].Rep == 0 {
+			b.Summary[i].MeanWait += 2
+		} else {
+			b.Summary[i].MeanWait += 4
+		}
+	}
+	b.Summary = b.Summary[1:]
+	cmp, err := CompareSets(a, b, 0.95)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmp.OnlyA != 1 || cmp.OnlyB != 0 {
+		t.Errorf("unmatched: %d %d", cmp.OnlyA, cmp.OnlyB)
+	}
+	resp := cmp.Diffs["mean_response"]
+	if len(resp) != 5*4 {
+		t.Fatalf("%d points", len(resp))
+	}
+	for _, d := range resp {
+		if math.Abs(d.Rel.Mean-0.1) > 1e-12 || math.Abs(d.Rel.HalfWidth) > 1e-12 {
+			t.Errorf("%v load %v: rel %+v", d.Pair, d.Load, d.Rel)
+		}
+	}
+	for _, d := range cmp.Diffs["mean_wait"] {
+		if d.N != 3 {
+			continue // the point with the dropped row
+		}
+		// Differences 2, 4, 4: mean 10/3, s = 2/sqrt(3), hw = t(.975,2)*s/sqrt(3).
+		want := 4.302652729911275 * (2 / math.Sqrt(3)) / math.Sqrt(3)
+		if math.Abs(d.Abs.Mean-10.0/3) > 1e-9 || math.Abs(d.Abs.HalfWidth-want) > 1e-9 {
+			t.Errorf("wait diff %+v, want 3.333 ± %v", d.Abs, want)
+		}
+	}
+	// No common rows is an error.
+	c := fixture.Build(fixture.Spec{Procs: 8, Jobs: 5, Pairs: 1, Seed: 1})
+	c.Summary[0].Trace = "other"
+	if _, err := CompareSets(a, c, 0.95); err == nil {
+		t.Error("disjoint sets compared")
+	}
+}
+
+func TestCompareFiles(t *testing.T) {
+	dirA := writeFixture(t, sweepSpec)
+	dirB := writeFixture(t, sweepSpec)
+	out := t.TempDir()
+	err := Compare(CompareOptions{A: dirA, B: dirB, Out: filepath.Join(out, "c.pdf"), TablesDir: filepath.Join(out, "t"), Quiet: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "t", "compare-mean_response.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Identical sets: every difference is exactly zero.
+	if !strings.Contains(string(md), "| 0 ± 0 | 0 ± 0 |") {
+		t.Errorf("identical sets:\n%s", md)
+	}
+	tex, _ := os.ReadFile(filepath.Join(out, "t", "compare-mean_response.tex"))
+	checkBooktabs(t, string(tex), 9)
+	if err := Compare(CompareOptions{A: dirA, B: filepath.Join(out, "missing")}); err == nil || !strings.Contains(err.Error(), results.SummaryFile) {
+		t.Errorf("missing B: %v", err)
+	}
+}
