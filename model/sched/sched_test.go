@@ -435,3 +435,43 @@ func TestGoldenPrioResMaxPri(t *testing.T) {
 		{"prio-res:max_pri=1", "[0 10 20 20 20]"},
 	})
 }
+
+// TestGoldenMQMesh classifies by side on a mesh:4x4 machine (the count
+// allocator stands in for a mesh allocator: MQ only uses the shapes to
+// classify). q=4, ScanDown: by side x the queue is 5 − x; by processors
+// 5 − ⌈x/4⌉.
+//
+// J1 (t=0, 4×4) fills the machine; J2 (t=1, 1×2), J3 (t=2, 1×4), J4 (t=3,
+// 3×4) wait; all run 10. At 10, 16 free:
+//
+//   - by=larger: J3 and J4 (larger side 4) are in queue 1, J2 in queue 3:
+//     J3 (12 free), J4 (0 free) start; J2 waits until 20. [0 20 10 10]
+//   - by=smaller: J2, J3 (smaller side 1) in queue 4, J4 (3) in queue 2:
+//     J4 (4 free), then J2 (2 free); J3 (4) waits until 20. [0 10 20 10]
+//   - by=procs: J2 (2), J3 (4) in queue 4, J4 (12) in queue 2: as smaller.
+func TestGoldenMQMesh(t *testing.T) {
+	m, _ := policy.ParseMachine("mesh:4x4")
+	shapes := [][2]int{{4, 4}, {1, 2}, {1, 4}, {3, 4}}
+	for _, c := range []golden{
+		{"mq:q=4,by=larger", "[0 20 10 10]"},
+		{"mq:q=4,by=smaller", "[0 10 20 10]"},
+		{"mq:q=4,by=procs", "[0 10 20 10]"},
+	} {
+		jobs := make([]policy.Job, len(shapes))
+		for i, s := range shapes {
+			jobs[i] = policy.Job{Index: i, ID: int64(i + 1), Submit: float64(i), Run: 10, Estimate: 10,
+				Procs: s[0] * s[1], Width: s[0], Height: s[1], User: -1}
+		}
+		res, err := engine.Run(jobs, m, flat.NewCount(16), newSched(t, c.spec, m), engine.Options{Check: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st []float64
+		for _, j := range res.Jobs {
+			st = append(st, j.Start)
+		}
+		if got := fmt.Sprint(st); got != c.want {
+			t.Errorf("%s: starts %s, want %s", c.spec, got, c.want)
+		}
+	}
+}
