@@ -303,3 +303,44 @@ func TestErlangC(t *testing.T) {
 		}
 	}
 }
+
+// delayed starts each job 5 time units after it arrives, on a timer.
+type delayed struct {
+	q []*policy.Job
+}
+
+func (d *delayed) Submit(j *policy.Job) { d.q = append(d.q, j) }
+func (d *delayed) Finished(*policy.Job) {}
+func (d *delayed) Waiting() int         { return len(d.q) }
+func (d *delayed) Schedule(s policy.System) {
+	w := 0
+	for _, j := range d.q {
+		switch {
+		case s.Now() >= j.Submit+5 && s.Start(j):
+		case s.Now() < j.Submit+5:
+			s.Wake(j.Submit + 5)
+			d.q[w] = j
+			w++
+		default:
+			d.q[w] = j
+			w++
+		}
+	}
+	d.q = d.q[:w]
+}
+
+func TestWake(t *testing.T) {
+	// Jobs at 0 and 1 start at 5 and 6 on timers; duplicate wake-ups are
+	// harmless. Wake at a past time is an error.
+	jobs := mk([4]float64{1, 0, 2, 1}, [4]float64{2, 1, 2, 1})
+	res, err := engine.Run(jobs, policy.Machine{Kind: policy.Flat, Procs: 2}, flat.NewCount(2), &delayed{}, engine.Options{Check: true, Series: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(starts(res)); got != "[5 6]" {
+		t.Errorf("starts %s, want [5 6]", got)
+	}
+	if res.Last != 8 || res.QueueArea != 10 {
+		t.Errorf("last %g queue area %g, want 8 and 10", res.Last, res.QueueArea)
+	}
+}
