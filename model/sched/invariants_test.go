@@ -118,7 +118,7 @@ func starts(jobs []policy.Job) []float64 {
 //
 //   - SA = MQ with one queue (Chu §6.2), with and without a WTL;
 //   - FCFS = IF with wtl=0 = SA with wtl=0 (Chu, Fig. 5.12 text);
-//   - SA = priority without reservation and MAX_PRI = ∞ (Chu §5.3's claim
+//   - SA = priority without reservation and MAX_PRI = ∞ (Chu §5.4's claim
 //     about Das Sharma and Pradhan's scheme);
 //   - MQ with one queue per size (q = N) by processors = SmallestJF (SA)
 //     under ScanUp and LargestJF (SA) under ScanDown.

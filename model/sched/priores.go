@@ -57,7 +57,7 @@ import (
 //
 // Parameters: reserve=false gives the priority technique alone; max_pri
 // defaults to inf (the seed does not give the ICPP'94 value, and ∞ is the
-// only value it discusses: Chu §5.3 found SA with wtl=inf to behave exactly
+// only value it discusses: Chu §5.4 found SA with wtl=inf to behave exactly
 // like the priority scheme with MAX_PRI = ∞, which prio-res:reserve=false
 // reproduces).
 type PrioRes struct {

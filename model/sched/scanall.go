@@ -12,7 +12,7 @@ import "github.com/schedlab/schedlab/model/policy"
 //     it has exceeded the WTL, in which case the scan stops there.
 //
 // SA skips over jobs that do not fit, like backfilling without
-// reservations. wtl=0 is FCFS. Chu (§5.3) notes that SA with wtl=inf behaves
+// reservations. wtl=0 is FCFS. Chu (§5.4) notes that SA with wtl=inf behaves
 // exactly like Das Sharma and Pradhan's priority scheme without reservation
 // and with MAX_PRI = ∞ (see PrioRes).
 type ScanAll struct {
