@@ -179,6 +179,16 @@ func buildTitle(c *Context, _ *results.Experiment, _ int) ([]Page, error) {
 	return []Page{&TextPage{Title: "schedlab report", Subtitle: "Trace-driven replay of processor allocation and job scheduling", Lines: lines}}, nil
 }
 
+// legendOf explains the short table headers of the metrics.
+func legendOf(cols []string) string {
+	var parts []string
+	for _, col := range cols {
+		m, _ := metrics.Lookup(col)
+		parts = append(parts, m.Short+": "+m.Name)
+	}
+	return strings.Join(parts, "; ") + "."
+}
+
 func lastElem(p string) string {
 	p = strings.TrimRight(p, "/")
 	if i := strings.LastIndex(p, "/"); i >= 0 {
@@ -219,14 +229,78 @@ func optionLines(raw json.RawMessage) []string {
 }
 
 func buildTraces(c *Context, _ *results.Experiment, _ int) ([]Page, error) {
+	common, varying := splitParams(c.Set.Traces)
 	t := &table.Table{Name: "traces", Title: "Traces and their provenance",
-		Header: []string{"trace", "machine", "jobs", "load", "rep", "seed", "generator", "source", "parameters"},
+		Header: []string{"trace", "machine", "jobs", "load", "rep", "seed", "generator", "source", "parameters that differ"},
 		Align:  []table.Align{table.Left, table.Left, table.Right, table.Right, table.Right, table.Right, table.Left, table.Left, table.Left}}
-	for _, ti := range c.Set.Traces {
-		t.Add(ti.Name, ti.Machine, strconv.FormatInt(ti.Jobs, 10), results.FormatLoad(ti.Load), strconv.FormatInt(ti.Rep, 10),
-			strconv.FormatInt(ti.Seed, 10), ti.Generator, lastElem(ti.Source), ti.ParamString())
+	if len(common) > 0 {
+		t.Notes = "Parameters common to every trace: " + strings.Join(common, ", ")
 	}
-	return TablePages(t), nil
+	for i, ti := range c.Set.Traces {
+		t.Add(ti.Name, ti.Machine, strconv.FormatInt(ti.Jobs, 10), results.FormatLoad(ti.Load), strconv.FormatInt(ti.Rep, 10),
+			strconv.FormatInt(ti.Seed, 10), ti.Generator, lastElem(ti.Source), strings.Join(varying[i], ", "))
+	}
+	pages := TablePages(t)
+	if len(common) > 0 {
+		// The note line is truncated on the page: list the common
+		// parameters in full on a text page of their own.
+		var lines [][2]string
+		for _, p := range common {
+			k, v, _ := strings.Cut(p, "=")
+			lines = append(lines, [2]string{k, v})
+		}
+		pages = append(pages, &TextPage{Title: "Generator parameters", Subtitle: "Common to every trace (those that differ are in the traces table)", Lines: lines, Small: true})
+	}
+	return pages, nil
+}
+
+// splitParams returns the "k=v" parameters shared by every trace, in key
+// order, and for each trace those that differ.
+func splitParams(ts []results.TraceInfo) (common []string, varying [][]string) {
+	per := make([]map[string]string, len(ts))
+	keys := map[string]bool{}
+	for i := range ts {
+		per[i] = map[string]string{}
+		if len(ts[i].Params) == 0 {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal(ts[i].Params, &m); err != nil {
+			per[i]["params"] = string(ts[i].Params)
+			keys["params"] = true
+			continue
+		}
+		for k, v := range m {
+			per[i][k] = fmt.Sprint(v)
+			keys[k] = true
+		}
+	}
+	var ks []string
+	for k := range keys {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	varying = make([][]string, len(ts))
+	for _, k := range ks {
+		v0, ok0 := per[0][k]
+		same := true
+		for i := range per {
+			if v, ok := per[i][k]; ok != ok0 || v != v0 {
+				same = false
+				break
+			}
+		}
+		if same && len(ts) > 1 {
+			common = append(common, k+"="+v0)
+			continue
+		}
+		for i := range per {
+			if v, ok := per[i][k]; ok {
+				varying[i] = append(varying[i], k+"="+v)
+			}
+		}
+	}
+	return common, varying
 }
 
 // --- metric-vs-load curves ----------------------------------------------
@@ -289,6 +363,16 @@ func dodge(e *results.Experiment, k, n int) float64 {
 // plot.ErrorRange), clamps it at 0 for non-negative metrics, and says in
 // the note when error bars are clipped.
 func setYRange(p *goplot.Plot, fig *plot.Figure, means, hw []float64, nonNeg bool) {
+	mlo, mhi := plot.Bounds(means)
+	if nonNeg && mlo > 0 && mhi/mlo > 1000 {
+		// Values over three or more orders of magnitude (slowdowns of
+		// very short jobs): a log axis; error bars below it are clipped.
+		p.Y.Scale = goplot.LogScale{}
+		p.Y.Tick.Marker = goplot.LogTicks{Prec: -1}
+		p.Y.Min, p.Y.Max = mlo/1.5, mhi*1.5
+		p.Y.Label.Text += " (log scale)"
+		return
+	}
 	lo, hi, clipped := plot.ErrorRange(means, hw)
 	if nonNeg {
 		lo = math.Max(lo, 0)
@@ -853,7 +937,7 @@ func buildSummaryTable(c *Context, e *results.Experiment, idx int) ([]Page, erro
 	t := &table.Table{Name: fmt.Sprintf("exp%d-summary", idx), Title: "Summary: " + e.Name,
 		Header: []string{"alloc", "sched", point, "reps", "jobs"},
 		Align:  []table.Align{table.Left, table.Left, table.Right, table.Right, table.Right},
-		Notes:  fmt.Sprintf("Means over replications ± %g%% Student-t half-widths (none with one replication). Times in %s.", c.Level*100, unit)}
+		Notes:  fmt.Sprintf("Means over replications ± %g%% Student-t half-widths (none with one replication); jobs: total over replications. Times in %s. %s", c.Level*100, unit, legendOf(TableMetrics))}
 	for _, col := range TableMetrics {
 		m, _ := metrics.Lookup(col)
 		t.Header = append(t.Header, m.Short)

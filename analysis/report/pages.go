@@ -2,6 +2,7 @@ package report
 
 import (
 	"image/color"
+	"strings"
 
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
@@ -189,6 +190,7 @@ type TextPage struct {
 	Title    string
 	Subtitle string
 	Lines    [][2]string // key, value; an empty key continues the previous value
+	Small    bool        // 8-point text instead of 10
 }
 
 // Draw implements Page.
@@ -205,23 +207,59 @@ func (p *TextPage) Draw(c draw.Canvas) {
 		c.FillText(ss, vg.Point{X: c.Min.X, Y: y}, fit(ss, p.Subtitle, c.Max.X-c.Min.X))
 		y -= 28
 	}
-	ks := plot.TextStyle(10)
+	size := vg.Length(10)
+	if p.Small {
+		size = 8
+	}
+	ks := plot.TextStyle(size)
 	ks.YAlign = draw.YTop
-	vs := plot.TextStyle(10)
-	vs.YAlign = draw.YTop
+	vs := ks
 	var kw vg.Length
 	for _, l := range p.Lines {
 		kw = max(kw, ks.Width(l[0]))
 	}
 	kw += 12
+	step := size * 1.4
 	for _, l := range p.Lines {
 		if y < c.Min.Y+12 {
 			break
 		}
 		c.FillText(ks, vg.Point{X: c.Min.X, Y: y}, l[0])
-		c.FillText(vs, vg.Point{X: c.Min.X + kw, Y: y}, fit(vs, l[1], c.Max.X-c.Min.X-kw))
-		y -= 14
+		for i, line := range wrap(vs, l[1], c.Max.X-c.Min.X-kw) {
+			if i > 0 {
+				y -= step
+			}
+			c.FillText(vs, vg.Point{X: c.Min.X + kw, Y: y}, line)
+		}
+		y -= step
 	}
+}
+
+// wrap breaks s into lines no wider than w, at spaces when possible
+// (after commas in long parameter lists), else anywhere.
+func wrap(st text.Style, s string, w vg.Length) []string {
+	if st.Width(s) <= w {
+		return []string{s}
+	}
+	var out []string
+	for s != "" {
+		if st.Width(s) <= w {
+			out = append(out, s)
+			break
+		}
+		r := []rune(s)
+		cut := len(r)
+		for cut > 1 && st.Width(string(r[:cut])) > w {
+			cut--
+		}
+		// Prefer the last space before the cut.
+		if sp := strings.LastIndex(string(r[:cut]), " "); sp > 0 {
+			cut = len([]rune(string(r[:cut])[:sp]))
+		}
+		out = append(out, strings.TrimSpace(string(r[:cut])))
+		s = strings.TrimSpace(string(r[cut:]))
+	}
+	return out
 }
 
 func itoa(i int) string {
