@@ -119,9 +119,9 @@ func checkErlang(t *testing.T, seed uint64, cases []erlangCase, tol float64) {
 //
 // Run lengths: replications of 100,000 jobs, each starting empty. The
 // relative standard errors measured from the replications' spread are about
-// 1% (c=1, ρ=0.5, 400k jobs), 0.9% (c=1, ρ=0.8, 2M), 1.0% (c=16, ρ=0.8,
-// 4M) and 1.6% (c=16, ρ=0.5, 12M: waiting is a rare event there,
-// P(wait) ≈ 0.009, so the estimate is noisy): 3% is two to three standard
+// 0.6% (c=1, ρ=0.5, 400k jobs), 0.6% (c=1, ρ=0.8, 2M), 0.9% (c=16, ρ=0.8,
+// 4M) and 1.5% (c=16, ρ=0.5, 12M: waiting is a rare event there,
+// P(wait) ≈ 0.009, so the estimate is noisy): 3% is two to five standard
 // errors. About 18M jobs, 2 s on two cores. TestFCFSErlangCLong runs longer.
 func TestFCFSErlangC(t *testing.T) {
 	checkErlang(t, 1, []erlangCase{
