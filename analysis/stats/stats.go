@@ -207,3 +207,14 @@ func PairedDiff(x, y []float64, level float64) (CI, error) {
 	}
 	return MeanCI(d, level), nil
 }
+
+// SteadyState estimates the steady-state mean of one long output series
+// (e.g. response times in arrival order): the warm-up is deleted with
+// MSER-5, and the remaining observations give a batch-means interval with
+// the given number of batches. It returns the interval and the number of
+// deleted observations.
+func SteadyState(xs []float64, batches int, level float64) (CI, int, error) {
+	rest, d := Warmup{MSER5: true}.Apply(xs)
+	ci, err := BatchMeans(rest, batches, level)
+	return ci, d, err
+}

@@ -206,3 +206,29 @@ func TestPairedRelDiff(t *testing.T) {
 		t.Error("zero baseline accepted")
 	}
 }
+
+func TestSteadyState(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	// Transient of 300 observations from 50, then AR(1) around 10.
+	xs := ar1(rng, 30000, 0.8)
+	for i := range xs {
+		xs[i] += 10
+		if i < 300 {
+			xs[i] += 50 * (1 - float64(i)/300)
+		}
+	}
+	ci, d, err := SteadyState(xs, 20, 0.95)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d < 200 || d > 1000 {
+		t.Errorf("deleted %d, want the transient (~300)", d)
+	}
+	if !ci.Contains(10) && math.Abs(ci.Mean-10) > 3*ci.HalfWidth {
+		t.Errorf("steady-state mean %v, want ≈ 10", ci)
+	}
+	// Without deletion the transient biases the mean upwards.
+	if all := MeanCI(xs, 0.95).Mean; all-10 < 0.2 {
+		t.Errorf("test transient too weak: %v", all)
+	}
+}

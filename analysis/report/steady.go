@@ -1,0 +1,93 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/schedlab/schedlab/analysis/results"
+	"github.com/schedlab/schedlab/analysis/stats"
+	"github.com/schedlab/schedlab/analysis/table"
+)
+
+// SteadyBatches is the number of batches of the batch-means intervals.
+const SteadyBatches = 20
+
+// minSteadyJobs is the fewest jobs (after warm-up deletion) for which a
+// batch-means interval is reported.
+const minSteadyJobs = 10 * SteadyBatches
+
+func init() {
+	Register(Builder{Name: "steady-state", Order: 62, Scope: PerExperiment, Applies: singleRunCells, Build: buildSteady})
+}
+
+// singleRunCells reports whether jobs are available and some cell of the
+// experiment has a single replication (so that no interval across
+// replications exists).
+func singleRunCells(c *Context, e *results.Experiment) bool {
+	if len(c.Set.Jobs) == 0 {
+		return false
+	}
+	for _, cell := range e.Cells() {
+		if len(cell.Rows) == 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// buildSteady tabulates, for each single-replication (trace, pair), the
+// steady-state means of response, wait and bounded slowdown: the warm-up
+// is found by MSER-5 on the response times in arrival (job id) order and
+// deleted from all three series, then 20 batch means give the interval.
+func buildSteady(c *Context, e *results.Experiment, idx int) ([]Page, error) {
+	unit := expUnit(c, e)
+	point := "trace"
+	if e.Sweep() {
+		point = "load"
+	}
+	t := &table.Table{Name: fmt.Sprintf("exp%d-steady-state", idx),
+		Title:  "Steady-state estimates from single runs (MSER-5 warm-up deletion, batch means): " + e.Name,
+		Header: []string{"alloc", "sched", point, "jobs", "deleted", "resp", "wait", "bsld"},
+		Align:  []table.Align{table.Left, table.Left, table.Right, table.Right, table.Right, table.Right, table.Right, table.Right},
+		Notes: fmt.Sprintf("Jobs in arrival order; deleted: warm-up jobs chosen by MSER-5 on response times; mean ± %g%% half-width from %d batch means (Law & Kelton). Times in %s.",
+			c.Level*100, SteadyBatches, unit)}
+	for _, cell := range e.Cells() {
+		if len(cell.Rows) != 1 {
+			continue
+		}
+		r := cell.Rows[0]
+		js := c.Set.JobsOf(results.Key{Trace: r.Trace, Pair: cell.Pair, Rep: r.Rep})
+		if len(js) == 0 {
+			continue
+		}
+		resp := make([]float64, len(js))
+		wait := make([]float64, len(js))
+		bsld := make([]float64, len(js))
+		for i := range js {
+			resp[i], wait[i], bsld[i] = js[i].Response, js[i].Wait, js[i].BoundedSlowdown
+		}
+		d := stats.MSER5(resp)
+		pt := r.Trace
+		if e.Sweep() {
+			pt = results.FormatLoad(r.Load)
+		}
+		row := []string{cell.Pair.Alloc, cell.Pair.Sched, pt, strconv.Itoa(len(js)), strconv.Itoa(d)}
+		for _, xs := range [][]float64{resp, wait, bsld} {
+			if len(xs)-d < minSteadyJobs {
+				row = append(row, "too few jobs")
+				continue
+			}
+			ci, err := stats.BatchMeans(xs[d:], SteadyBatches, c.Level)
+			if err != nil {
+				row = append(row, "n/a")
+				continue
+			}
+			row = append(row, fmtCI(ci, ci.Mean, ci.HalfWidth))
+		}
+		t.Add(row...)
+	}
+	if len(t.Rows) == 0 {
+		return nil, nil
+	}
+	return TablePages(t), nil
+}
