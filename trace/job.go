@@ -80,9 +80,11 @@ func (j *Job) Procs() int64 {
 }
 
 // Estimate is the user's runtime estimate: the requested time when known
-// (> 0), else the actual run time.
+// (>= 0; only -1 and other negative values mean unknown), else the actual run
+// time. A zero estimate is kept: Chu's EET noise model (§7.3) clips negative
+// draws to 0, and those jobs must look short to estimate-based policies.
 func (j *Job) Estimate() float64 {
-	if j.ReqTime > 0 {
+	if j.ReqTime >= 0 {
 		return j.ReqTime
 	}
 	return j.Run

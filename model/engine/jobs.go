@@ -10,7 +10,7 @@ import (
 
 // Estimate modes for Jobs.
 const (
-	EstimatesRequested = "requested" // the user's requested time when known, else the actual run time
+	EstimatesRequested = "requested" // the user's requested time when known (>= 0), else the actual run time
 	EstimatesActual    = "actual"    // always the actual run time (perfect estimates)
 )
 
@@ -64,8 +64,8 @@ func Jobs(t *trace.Trace, m policy.Machine, estimates string) ([]policy.Job, []R
 			continue
 		}
 		est := tj.Run
-		if estimates != EstimatesActual && tj.ReqTime > 0 {
-			est = tj.ReqTime
+		if estimates != EstimatesActual {
+			est = tj.Estimate()
 		}
 		j := policy.Job{
 			Index: i, ID: tj.ID, Submit: tj.Submit, Run: tj.Run, Estimate: est,
