@@ -20,6 +20,7 @@ package metrics
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -278,6 +279,79 @@ func TimeAverage(t, v []float64, t0, t1 float64) float64 {
 		if b > a {
 			area += v[i] * (b - a)
 		}
+	}
+	return area / (t1 - t0)
+}
+
+// Interval is a job's processor holding: ranges held from Start to End.
+type Interval struct {
+	Start, End float64
+	Nodes      []Range
+}
+
+// TimeAveragedFragmentation returns the time average, over [first start,
+// last end], of Fragmentation of the free blocks of a linear machine of
+// procs processors, given the processor ranges each job held. Instants
+// with no free processor count as 0.
+func TimeAveragedFragmentation(procs int64, jobs []Interval) float64 {
+	type ev struct {
+		t    float64
+		busy bool
+		rs   []Range
+	}
+	evs := make([]ev, 0, 2*len(jobs))
+	t0, t1 := math.Inf(1), math.Inf(-1)
+	for _, j := range jobs {
+		if j.End <= j.Start {
+			continue
+		}
+		evs = append(evs, ev{j.Start, true, j.Nodes}, ev{j.End, false, j.Nodes})
+		t0, t1 = math.Min(t0, j.Start), math.Max(t1, j.End)
+	}
+	if len(evs) == 0 {
+		return 0
+	}
+	sort.SliceStable(evs, func(a, b int) bool {
+		if evs[a].t != evs[b].t {
+			return evs[a].t < evs[b].t
+		}
+		return !evs[a].busy && evs[b].busy // releases first
+	})
+	count := make([]int32, procs) // holders per processor (≥ 1 busy)
+	area := 0.0
+	for i := 0; i < len(evs); {
+		t := evs[i].t
+		for ; i < len(evs) && evs[i].t == t; i++ {
+			d := int32(-1)
+			if evs[i].busy {
+				d = 1
+			}
+			for _, r := range evs[i].rs {
+				for p := max(r.Lo, 0); p <= r.Hi && p < procs; p++ {
+					count[p] += d
+				}
+			}
+		}
+		if i == len(evs) {
+			break
+		}
+		var s, s2, run float64
+		for _, c := range count {
+			if c > 0 {
+				s2 += run * run
+				s += run
+				run = 0
+			} else {
+				run++
+			}
+		}
+		s2 += run * run
+		s += run
+		f := 0.0
+		if s > 0 {
+			f = 1 - s2/(s*s)
+		}
+		area += f * (evs[i].t - t)
 	}
 	return area / (t1 - t0)
 }

@@ -97,3 +97,21 @@ func TestTimeAverage(t *testing.T) {
 		t.Errorf("window = %v", got)
 	}
 }
+
+func TestTimeAveragedFragmentation(t *testing.T) {
+	// 8 processors. [0,2): job A on 2-3 → free 0-1, 4-7: 1 − (4+16)/36.
+	// [2,4): A and B (6-7) → free 0-1, 4-5: 1 − 8/16 = 0.5.
+	// B ends at 4 and nothing else runs: the horizon is [0, 4].
+	a := Interval{Start: 0, End: 4, Nodes: []Range{{2, 3}}}
+	b := Interval{Start: 2, End: 4, Nodes: []Range{{6, 7}}}
+	got := TimeAveragedFragmentation(8, []Interval{a, b})
+	want := (2*(1-20.0/36) + 2*0.5) / 4
+	if math.Abs(got-want) > 1e-12 {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	// A contiguous packing from processor 0 never fragments.
+	c := Interval{Start: 0, End: 5, Nodes: []Range{{0, 3}}}
+	if f := TimeAveragedFragmentation(8, []Interval{c}); f != 0 {
+		t.Errorf("contiguous: %v", f)
+	}
+}

@@ -240,18 +240,7 @@ func buildTraces(c *Context, _ *results.Experiment, _ int) ([]Page, error) {
 		t.Add(ti.Name, ti.Machine, strconv.FormatInt(ti.Jobs, 10), results.FormatLoad(ti.Load), strconv.FormatInt(ti.Rep, 10),
 			strconv.FormatInt(ti.Seed, 10), ti.Generator, lastElem(ti.Source), strings.Join(varying[i], ", "))
 	}
-	pages := TablePages(t)
-	if len(common) > 0 {
-		// The note line is truncated on the page: list the common
-		// parameters in full on a text page of their own.
-		var lines [][2]string
-		for _, p := range common {
-			k, v, _ := strings.Cut(p, "=")
-			lines = append(lines, [2]string{k, v})
-		}
-		pages = append(pages, &TextPage{Title: "Generator parameters", Subtitle: "Common to every trace (those that differ are in the traces table)", Lines: lines, Small: true})
-	}
-	return pages, nil
+	return TablePages(t), nil
 }
 
 // splitParams returns the "k=v" parameters shared by every trace, in key

@@ -95,7 +95,9 @@ func TablePages(t *table.Table) []Page {
 	rowH := vg.Length(fs) * 1.45
 	per := max(1, int(usable/rowH)-2)
 	if t.Notes != "" {
-		per--
+		ns := plot.TextStyle(vg.Length(max(fs-1, minTableFont)))
+		per -= len(wrap(ns, t.Notes, PageWidth-2*Margin))
+		per = max(per, 1)
 	}
 	parts := max(1, (len(t.Rows)+per-1)/per)
 	out := make([]Page, 0, parts)
@@ -159,7 +161,11 @@ func (p *TablePage) Draw(c draw.Canvas) {
 		ns := plot.TextStyle(vg.Length(max(fs-1, minTableFont)))
 		ns.Color = grayText
 		ns.YAlign = draw.YTop
-		c.FillText(ns, vg.Point{X: x0, Y: y - 4}, fit(ns, p.Table.Notes, c.Max.X-c.Min.X))
+		ny := y - 4
+		for _, line := range wrap(ns, p.Table.Notes, c.Max.X-c.Min.X) {
+			c.FillText(ns, vg.Point{X: x0, Y: ny}, line)
+			ny -= vg.Length(max(fs-1, minTableFont)) * 1.3
+		}
 	}
 }
 

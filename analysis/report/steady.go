@@ -51,6 +51,7 @@ func buildSteady(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 		Align:  []table.Align{table.Left, table.Left, table.Right, table.Right, table.Right, table.Right, table.Right, table.Right},
 		Notes: fmt.Sprintf("Jobs in arrival order; deleted: warm-up jobs chosen by MSER-5 on response times; mean ± %g%% half-width from %d batch means (Law & Kelton). Times in %s.",
 			c.Level*100, SteadyBatches, unit)}
+	limited := false
 	for _, cell := range e.Cells() {
 		if len(cell.Rows) != 1 {
 			continue
@@ -71,7 +72,12 @@ func buildSteady(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 		if e.Sweep() {
 			pt = results.FormatLoad(r.Load)
 		}
-		row := []string{cell.Pair.Alloc, cell.Pair.Sched, pt, strconv.Itoa(len(js)), strconv.Itoa(d)}
+		del := strconv.Itoa(d)
+		if d > 0 && d >= (len(resp)/5/2)*5 {
+			del += "*" // MSER-5 hit its search limit: no steady state found
+			limited = true
+		}
+		row := []string{cell.Pair.Alloc, cell.Pair.Sched, pt, strconv.Itoa(len(js)), del}
 		for _, xs := range [][]float64{resp, wait, bsld} {
 			if len(xs)-d < minSteadyJobs {
 				row = append(row, "too few jobs")
@@ -88,6 +94,9 @@ func buildSteady(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 	}
 	if len(t.Rows) == 0 {
 		return nil, nil
+	}
+	if limited {
+		t.Notes += " * MSER-5 reached its search limit (half the run): no steady state detected (e.g. an overloaded, unstable queue); treat that row's interval with caution."
 	}
 	return TablePages(t), nil
 }

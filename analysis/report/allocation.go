@@ -1,0 +1,154 @@
+package report
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/plot/vg"
+
+	"github.com/schedlab/schedlab/analysis/metrics"
+	"github.com/schedlab/schedlab/analysis/plot"
+	"github.com/schedlab/schedlab/analysis/results"
+	"github.com/schedlab/schedlab/analysis/stats"
+)
+
+func init() {
+	Register(Builder{Name: "allocation-quality", Order: 35, Scope: PerExperiment, Applies: hasNodes, Build: buildAllocation})
+}
+
+// hasNodes reports whether the experiment's jobs record the processors
+// they held (the `nodes` column).
+func hasNodes(c *Context, e *results.Experiment) bool {
+	if len(c.Set.Jobs) == 0 {
+		return false
+	}
+	for i := range e.Rows {
+		r := &e.Rows[i]
+		js := c.Set.JobsOf(results.Key{Trace: r.Trace, Pair: r.PairOf(), Rep: r.Rep})
+		for k := range js {
+			if js[k].Nodes != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// allocMetric is a metric computed from the jobs of one summary row.
+type allocMetric struct {
+	key, name, axis, note string
+}
+
+var allocMetrics = []allocMetric{
+	{"fragmentation", "fragmentation of free processors", "time-averaged fragmentation 1 - sum f^2/(sum f)^2",
+		"Fragmentation of the free processors into maximal free blocks f (evalys), averaged over time; 0 = one free block."},
+	{"dispersion", "allocation dispersion", "mean contiguous blocks per job",
+		"Number of maximal contiguous processor blocks a job's allocation is made of, averaged over jobs; 1 = contiguous."},
+}
+
+// rowAllocValues computes the allocation metrics of one (trace, pair, rep).
+func rowAllocValues(c *Context, r *results.Summary) (map[string]float64, error) {
+	js := c.Set.JobsOf(results.Key{Trace: r.Trace, Pair: r.PairOf(), Rep: r.Rep})
+	ivs := make([]metrics.Interval, 0, len(js))
+	disp, n := 0.0, 0
+	for i := range js {
+		rs, err := metrics.ParseNodes(js[i].Nodes)
+		if err != nil {
+			return nil, fmt.Errorf("%s: job %d of trace %s: column \"nodes\": %v", results.JobsFile, js[i].JobID, js[i].Trace, err)
+		}
+		if len(rs) == 0 {
+			continue
+		}
+		ivs = append(ivs, metrics.Interval{Start: js[i].Start, End: js[i].End, Nodes: rs})
+		disp += float64(metrics.Dispersion(rs))
+		n++
+	}
+	procs := r.Procs
+	if procs <= 0 {
+		for _, iv := range ivs {
+			for _, rg := range iv.Nodes {
+				procs = max(procs, rg.Hi+1)
+			}
+		}
+	}
+	out := map[string]float64{"fragmentation": math.NaN(), "dispersion": math.NaN()}
+	if n > 0 {
+		out["fragmentation"] = metrics.TimeAveragedFragmentation(procs, ivs)
+		out["dispersion"] = disp / float64(n)
+	}
+	return out, nil
+}
+
+func buildAllocation(c *Context, e *results.Experiment, idx int) ([]Page, error) {
+	cells := e.Cells()
+	vals := make([]map[string][]float64, len(cells))
+	for i := range cells {
+		vals[i] = map[string][]float64{}
+		for k := range cells[i].Rows {
+			v, err := rowAllocValues(c, &cells[i].Rows[k])
+			if err != nil {
+				return nil, err
+			}
+			for key, x := range v {
+				vals[i][key] = append(vals[i][key], x)
+			}
+		}
+	}
+	var pages []Page
+	for _, m := range allocMetrics {
+		if e.Sweep() {
+			parts := chunks(expPairs(e), curvePairs)
+			for pi, part := range parts {
+				p := plot.New(fmt.Sprintf("%s vs offered load: %s%s", capitalize(m.name), e.Name, partSuffix(pi, len(parts))), "offered load", m.axis)
+				fig := &plot.Figure{Name: fmt.Sprintf("exp%d-%s-vs-load-%d", idx, m.key, pi+1), Plot: p, Note: m.note}
+				var allM, allH []float64
+				for k, pair := range part {
+					var xs, ys, hw []float64
+					for i := range cells {
+						if cells[i].Pair != pair {
+							continue
+						}
+						ci := stats.MeanCI(vals[i][m.key], c.Level)
+						xs, ys, hw = append(xs, cells[i].Load), append(ys, ci.Mean), append(hw, ci.HalfWidth)
+					}
+					allM, allH = append(allM, ys...), append(allH, hw...)
+					fig.Legend = append(fig.Legend, plot.Curve(p, pair.String(), c.Style(pair), xs, ys, hw, dodge(e, k, len(part))))
+				}
+				setYRange(p, fig, allM, allH, true)
+				pages = append(pages, &FigurePage{Fig: fig})
+			}
+			continue
+		}
+		// Independent traces: horizontal bars per trace.
+		for _, tr := range e.Traces {
+			if len(e.Traces) > maxHBarTraces {
+				break
+			}
+			parts := chunks(expPairs(e), hbarPairs)
+			for pi, part := range parts {
+				p := plot.New(fmt.Sprintf("%s per policy pair: %s, %s%s", capitalize(m.name), e.Name, tr, partSuffix(pi, len(parts))), m.axis, "")
+				hb := &plot.HBars{Height: 0.7}
+				labels := make([]string, len(part))
+				for k := len(part) - 1; k >= 0; k-- {
+					pair := part[k]
+					v, hw := math.NaN(), math.NaN()
+					for i := range cells {
+						if cells[i].Pair == pair && cells[i].Trace == tr {
+							ci := stats.MeanCI(vals[i][m.key], c.Level)
+							v, hw = ci.Mean, ci.HalfWidth
+						}
+					}
+					hb.Values = append(hb.Values, v)
+					hb.HalfWidths = append(hb.HalfWidths, hw)
+					hb.Styles = append(hb.Styles, c.Style(pair))
+					labels[len(part)-1-k] = pair.String()
+				}
+				p.Add(hb)
+				p.NominalY(labels...)
+				p.Y.Tick.Label.Font = plot.Font(vg.Length(max(6.5, min(9, 300/float64(len(part))))))
+				pages = append(pages, &FigurePage{Fig: &plot.Figure{Name: fmt.Sprintf("exp%d-%s-%s-%d", idx, m.key, sanitize(tr), pi+1), Plot: p, Note: "Trace " + tr + ". " + m.note}})
+			}
+		}
+	}
+	return pages, nil
+}
