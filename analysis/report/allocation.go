@@ -115,6 +115,7 @@ func buildAllocation(c *Context, e *results.Experiment, idx int) ([]Page, error)
 					fig.Legend = append(fig.Legend, plot.Curve(p, pair.String(), c.Style(pair), xs, ys, hw, dodge(e, k, len(part))))
 				}
 				setYRange(p, fig, allM, allH, true)
+				loadTicks(p, e)
 				pages = append(pages, &FigurePage{Fig: fig})
 			}
 			continue

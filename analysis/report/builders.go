@@ -329,6 +329,7 @@ func buildCurves(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 				fig.Legend = append(fig.Legend, plot.Curve(p, pair.String(), c.Style(pair), xs, ys, hw, dodge(e, k, len(part))))
 			}
 			setYRange(p, fig, allM, allH, true)
+			loadTicks(p, e)
 			pages = append(pages, &FigurePage{Fig: fig})
 		}
 	}
@@ -372,6 +373,20 @@ func setYRange(p *goplot.Plot, fig *plot.Figure, means, hw []float64, nonNeg boo
 	if clipped {
 		fig.Note += " Error bars wider than the plot are clipped."
 	}
+}
+
+// loadTicks puts the x ticks of a load sweep at its loads (labelling every
+// k-th one so that at most 12 labels show).
+func loadTicks(p *goplot.Plot, e *results.Experiment) {
+	k := (len(e.Loads) + 11) / 12
+	ts := make([]goplot.Tick, len(e.Loads))
+	for i, l := range e.Loads {
+		ts[i] = goplot.Tick{Value: l}
+		if i%k == 0 {
+			ts[i].Label = plot.Compact(l)
+		}
+	}
+	p.X.Tick.Marker = goplot.ConstantTicks(ts)
 }
 
 func capitalize(s string) string {
@@ -595,6 +610,7 @@ func buildBaseline(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 				fig.Legend = append(fig.Legend, plot.Curve(p, pair.String(), c.Style(pair), xs, ys, hw, dodge(e, k, len(part))))
 			}
 			setYRange(p, fig, allM, allH, false)
+			loadTicks(p, e)
 			if len(fig.Legend) > 0 {
 				pages = append(pages, &FigurePage{Fig: fig})
 			}
