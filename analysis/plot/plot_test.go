@@ -127,3 +127,34 @@ func TestFigureSaveAndLegendLayout(t *testing.T) {
 		t.Errorf("jpg: %v", err)
 	}
 }
+
+// Steps that start exactly on bin edges (computed the way Downsample computes
+// them) must not pile their area into one bin: every bin average stays within
+// the step function's range, and the integral is preserved.
+func TestDownsampleBinEdges(t *testing.T) {
+	t0, t1, bins := 123.456, 9876.5432, 200
+	w := (t1 - t0) / float64(bins)
+	var ts, vs []float64
+	for k := 0; k < bins; k += 3 {
+		ts = append(ts, t0+float64(k)*w)
+		vs = append(vs, float64(k%7))
+	}
+	_, ys := Downsample(ts, vs, t0, t1, bins)
+	area, want := 0.0, 0.0
+	for _, y := range ys {
+		if y < -1e-9 || y > 6+1e-9 {
+			t.Fatalf("bin average %v outside [0, 6]", y)
+		}
+		area += y * w
+	}
+	for i := range ts {
+		e := t1
+		if i+1 < len(ts) {
+			e = ts[i+1]
+		}
+		want += vs[i] * (e - ts[i])
+	}
+	if math.Abs(area-want) > 1e-6*want {
+		t.Fatalf("area %v, want %v", area, want)
+	}
+}

@@ -182,9 +182,12 @@ func Downsample(t, v []float64, t0, t1 float64, bins int) (x, y []float64) {
 		}
 		for a < e {
 			b := min(int((a-t0)/w), bins-1)
-			end := math.Min(e, t0+float64(b+1)*w)
-			if end <= a { // floating-point edge
-				end = e
+			for b < bins-1 && t0+float64(b+1)*w <= a { // a sits on a bin's upper edge
+				b++
+			}
+			end := e
+			if b < bins-1 {
+				end = math.Min(e, t0+float64(b+1)*w)
 			}
 			y[b] += v[i] * (end - a)
 			a = end
