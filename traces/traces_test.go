@@ -2,6 +2,7 @@ package traces
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"path"
 	"testing"
@@ -9,35 +10,47 @@ import (
 	"github.com/schedlab/schedlab/trace"
 )
 
-// The embedded traces are the flat family's seven loads, sorted by name,
-// with their load and replication recorded and the model's invariants.
+// The embedded traces are the flat family's seven loads × three
+// replications, sorted by name, with their load and replication recorded and
+// the model's invariants.
 func TestDefault(t *testing.T) {
 	ts, err := Default()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ts) != len(FlatSweep.Loads) {
-		t.Fatalf("%d traces, want %d", len(ts), len(FlatSweep.Loads))
+	reps := FlatSweep.Reps
+	if len(ts) != len(FlatSweep.Loads)*reps {
+		t.Fatalf("%d traces, want %d", len(ts), len(FlatSweep.Loads)*reps)
 	}
-	for i, tr := range ts {
-		load := FlatSweep.Loads[i]
-		if want := "flat128-h2-load" + []string{"0.30", "0.40", "0.50", "0.60", "0.70", "0.80", "0.90"}[i] + "-rep01"; tr.Name != want {
-			t.Errorf("trace %d named %q, want %q", i, tr.Name, want)
-		}
-		p := tr.Provenance
-		if p.Load != load || p.Rep != 1 || p.Generator != "workload" || tr.Machine != "flat:128" || len(tr.Jobs) != 1500 {
-			t.Errorf("%s: load %v rep %d generator %s machine %s jobs %d", tr.Name, p.Load, p.Rep, p.Generator, tr.Machine, len(tr.Jobs))
-		}
-		var work float64
-		for _, j := range tr.Jobs {
-			if j.ReqProcs < 1 || j.ReqProcs > 128 || j.Run < 0 || j.ReqTime != j.Run {
-				t.Fatalf("%s: job %d: procs %d run %v estimate %v", tr.Name, j.ID, j.ReqProcs, j.Run, j.ReqTime)
+	loadNames := []string{"0.30", "0.40", "0.50", "0.60", "0.70", "0.80", "0.90"}
+	for li, load := range FlatSweep.Loads {
+		mean := 0.0
+		for r := 1; r <= reps; r++ {
+			tr := ts[li*reps+r-1]
+			if want := fmt.Sprintf("flat128-h2-load%s-rep%02d", loadNames[li], r); tr.Name != want {
+				t.Errorf("trace named %q, want %q", tr.Name, want)
 			}
-			work += float64(j.ReqProcs) * j.Run
+			p := tr.Provenance
+			if p.Load != load || p.Rep != r || p.Generator != "workload" || tr.Machine != "flat:128" || len(tr.Jobs) != 2000 {
+				t.Errorf("%s: load %v rep %d generator %s machine %s jobs %d", tr.Name, p.Load, p.Rep, p.Generator, tr.Machine, len(tr.Jobs))
+			}
+			var work float64
+			for _, j := range tr.Jobs {
+				if j.ReqProcs < 1 || j.ReqProcs > 128 || j.Run < 0 || j.ReqTime != j.Run {
+					t.Fatalf("%s: job %d: procs %d run %v estimate %v", tr.Name, j.ID, j.ReqProcs, j.Run, j.ReqTime)
+				}
+				work += float64(j.ReqProcs) * j.Run
+			}
+			got := work / (128 * tr.Jobs[len(tr.Jobs)-1].Submit)
+			if math.Abs(got-load)/load > 0.2 {
+				t.Errorf("%s: realised load %.3f, target %v", tr.Name, got, load)
+			}
+			mean += got / float64(reps)
 		}
-		// realised load within 5% of the target (the documented seed choice)
-		if got := work / (128 * tr.Jobs[len(tr.Jobs)-1].Submit); math.Abs(got-load)/load > 0.05 {
-			t.Errorf("%s: realised load %.3f, target %v", tr.Name, got, load)
+		// Across replications the realised load is within 5% of the target
+		// (the documented factors 0.857, 0.963, 1.082 average 0.967).
+		if math.Abs(mean-load)/load > 0.05 {
+			t.Errorf("load %v: mean realised load over replications %.3f", load, mean)
 		}
 	}
 	if fam := Families(); len(fam) != 1 || fam[0] != "flat" {
@@ -71,7 +84,7 @@ func TestRegenerate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n != len(FlatSweep.Loads) {
+	if n != len(FlatSweep.Loads)*FlatSweep.Reps {
 		t.Errorf("regenerated %d traces", n)
 	}
 }
