@@ -34,8 +34,8 @@ func Schedulers() []policy.SchedulerSpec {
 // MachineKinds documents the machine kinds, for `replay list`.
 var MachineKinds = []struct{ Kind, Syntax, Doc string }{
 	{policy.Flat, "flat:N", "N interchangeable processors"},
-	{policy.Mesh, "mesh:WxH", "a W×H two-dimensional mesh (allocators to come)"},
-	{policy.Cube, "cube:n", "a hypercube of 2^n nodes (allocators to come)"},
+	{policy.Mesh, "mesh:WxH", "a W×H two-dimensional mesh"},
+	{policy.Cube, "cube:n", "a hypercube of 2^n nodes"},
 }
 
 // Allocator returns the allocator named name.
@@ -202,7 +202,15 @@ func Pairs(m policy.Machine, allocs, scheds []string) ([]Pair, error) {
 func List() []string {
 	var out []string
 	for _, k := range MachineKinds {
-		out = append(out, fmt.Sprintf("machine    %-14s %s", k.Syntax, k.Doc))
+		// A machine kind with no allocator cannot run anything: it is not
+		// listed until its family lands.
+		has := false
+		for _, a := range Allocators() {
+			has = has || policy.Supports(a.Kinds, k.Kind)
+		}
+		if has {
+			out = append(out, fmt.Sprintf("machine    %-14s %s", k.Syntax, k.Doc))
+		}
 	}
 	kinds := func(k []string) string {
 		if len(k) == 0 {
