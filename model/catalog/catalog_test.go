@@ -83,7 +83,7 @@ func TestList(t *testing.T) {
 		t.Errorf("%d lines", len(l))
 	}
 	joined := strings.Join(l, "\n")
-	if strings.Contains(joined, "mesh:") || strings.Contains(joined, "cube:") {
+	if strings.Contains(joined, "machine    mesh") || strings.Contains(joined, "machine    cube") {
 		t.Errorf("list offers machines without allocators:\n%s", joined)
 	}
 	for _, w := range []string{"machine    flat:N", "allocator  count", "scheduler  easy", "wtl="} {
