@@ -17,10 +17,12 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -157,12 +159,7 @@ func run(c *cli.Context) error {
 		return errors.New("--out must not be empty")
 	}
 	if !quiet && isTerminal(os.Stderr) {
-		opt.Progress = func(done, total int, jobs int64) {
-			fmt.Fprintf(os.Stderr, "\r%d/%d runs, %d jobs simulated", done, total, jobs)
-			if done == total {
-				fmt.Fprintln(os.Stderr)
-			}
-		}
+		opt.Progress = progressBar(os.Stderr, time.Now())
 	}
 	rows, err := experiment.Run(traces, opt)
 	if err != nil {
@@ -183,6 +180,27 @@ func run(c *cli.Context) error {
 		})
 	}
 	return nil
+}
+
+// progressBar returns a progress callback that redraws one line on w: a
+// bar, runs done, jobs simulated, elapsed time and an ETA from the mean time
+// per run so far. (Progress goes to the terminal only, never into results.)
+func progressBar(w io.Writer, start time.Time) func(done, total int, jobs int64) {
+	return func(done, total int, jobs int64) {
+		const width = 24
+		filled := width * done / max(total, 1)
+		elapsed := time.Since(start)
+		eta := "?"
+		if done > 0 {
+			eta = (elapsed * time.Duration(total-done) / time.Duration(done)).Round(time.Second).String()
+		}
+		fmt.Fprintf(w, "\r[%s%s] %d/%d runs, %d jobs simulated, %s elapsed, ETA %s ",
+			strings.Repeat("#", filled), strings.Repeat(".", width-filled), done, total, jobs,
+			elapsed.Round(100*time.Millisecond), eta)
+		if done == total {
+			fmt.Fprintln(w)
+		}
+	}
 }
 
 func isTerminal(f *os.File) bool {
