@@ -45,14 +45,44 @@ func (t *Table) align(i int) Align {
 	return Left
 }
 
-// WriteCSV writes the header and rows as CSV.
+// pm separates a value from its confidence half-width in a cell.
+const pm = " ± "
+
+// WriteCSV writes the header and rows as CSV. A column whose cells hold
+// "value ± half-width" becomes two numeric columns, NAME and NAME_halfwidth,
+// so that spreadsheets and data frames read numbers, not text.
 func (t *Table) WriteCSV(w io.Writer) error {
+	split := make([]bool, len(t.Header))
+	for _, row := range t.Rows {
+		for i, c := range row {
+			split[i] = split[i] || strings.Contains(c, pm)
+		}
+	}
+	header := make([]string, 0, len(t.Header))
+	for i, h := range t.Header {
+		header = append(header, h)
+		if split[i] {
+			header = append(header, h+"_halfwidth")
+		}
+	}
 	cw := csv.NewWriter(w)
-	if err := cw.Write(t.Header); err != nil {
+	if err := cw.Write(header); err != nil {
 		return err
 	}
-	if err := cw.WriteAll(t.Rows); err != nil {
-		return err
+	out := make([]string, 0, len(header))
+	for _, row := range t.Rows {
+		out = out[:0]
+		for i, c := range row {
+			if !split[i] {
+				out = append(out, c)
+				continue
+			}
+			v, hw, _ := strings.Cut(c, pm)
+			out = append(out, v, hw)
+		}
+		if err := cw.Write(out); err != nil {
+			return err
+		}
 	}
 	cw.Flush()
 	return cw.Error()

@@ -120,3 +120,18 @@ func TestAddWidthPanics(t *testing.T) {
 	}()
 	(&Table{Header: []string{"a"}}).Add("1", "2")
 }
+
+// A "value ± half-width" column becomes two CSV columns.
+func TestCSVSplitsConfidenceIntervals(t *testing.T) {
+	tb := &Table{Name: "ci", Header: []string{"pair", "wait"}}
+	tb.Add("count/fcfs", "12.5 ± 0.75")
+	tb.Add("count/easy", "3")
+	var b strings.Builder
+	if err := tb.WriteCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := "pair,wait,wait_halfwidth\ncount/fcfs,12.5,0.75\ncount/easy,3,\n"
+	if b.String() != want {
+		t.Fatalf("CSV\n%s\nwant\n%s", b.String(), want)
+	}
+}
