@@ -96,7 +96,9 @@ func TestCSVRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) != 4 || recs[1][0] != "mq:by=procs,order=down,q=32" || recs[2][3] != "a & b_c" {
+	// The "resp" column holds "12.5 ± 0.3": it is split in two.
+	if len(recs) != 4 || recs[1][0] != "mq:by=procs,order=down,q=32" || recs[2][4] != "a & b_c" ||
+		recs[0][3] != "resp_halfwidth" || recs[1][2] != "12.5" || recs[1][3] != "0.3" {
 		t.Errorf("%q", recs)
 	}
 }
