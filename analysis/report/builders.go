@@ -223,7 +223,17 @@ func optionLines(raw json.RawMessage) []string {
 		if err := json.Compact(&b, m[k]); err != nil {
 			b.Write(m[k])
 		}
-		out[i] = k + " = " + b.String()
+		v := b.String()
+		// Say what an unset option meant rather than printing null or "".
+		switch {
+		case v == "null" && (k == "allocs" || k == "scheds"):
+			v = "every compatible one"
+		case v == `""` && k == "machine":
+			v = "each trace's own (hint, else flat:MaxProcs)"
+		case v == "null" || v == `""` || v == "[]":
+			v = "none"
+		}
+		out[i] = k + " = " + v
 	}
 	return out
 }
