@@ -73,3 +73,20 @@ func BenchmarkWriteParquetKTH(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(t.Jobs)*b.N)/b.Elapsed().Seconds(), "jobs/s")
 }
+
+// BenchmarkConvertFileKTH is `synth convert KTH.swf.gz kth.parquet` in
+// process: streaming conversion (Parquet encoding overlapped with gzip
+// decoding and parsing) to a file, written atomically and synced.
+func BenchmarkConvertFileKTH(b *testing.B) {
+	in := realLog(b, "KTH-SP2-1996-2.1-cln.swf.gz")
+	out := b.TempDir() + "/kth.parquet"
+	jobs := 0
+	for i := 0; i < b.N; i++ {
+		t, err := Convert(in, out, ConvertOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		jobs += len(t.Jobs)
+	}
+	b.ReportMetric(float64(jobs)/b.Elapsed().Seconds(), "jobs/s")
+}

@@ -46,27 +46,36 @@ func ReadFile(path string, opt ReadOptions) (*Trace, error) {
 	default:
 		return nil, fmt.Errorf("%s: unknown trace format (want .swf, .swf.gz or .parquet)", path)
 	}
-	f, err := os.Open(path)
+	r, closeAll, err := openSWF(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	var r io.Reader = f
+	defer closeAll()
+	return ReadSWF(r, path, opt)
+}
+
+// openSWF opens an SWF file, decompressing it (in its own goroutine, ahead
+// of the parser) when it is gzipped.
+func openSWF(path string) (io.Reader, func(), error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
 	br := bufio.NewReaderSize(f, 1<<16)
-	r = br
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, &Error{File: path, Msg: "gzip: " + err.Error()}
+			f.Close()
+			return nil, nil, &Error{File: path, Msg: "gzip: " + err.Error()}
 		}
-		defer zr.Close()
 		ar := newAsyncReader(&gzipErrReader{zr})
-		defer ar.Close()
-		r = ar
-	} else if FormatOf(path) == FormatSWFGzip {
-		return nil, &Error{File: path, Msg: "not gzip data (the name ends in .gz)"}
+		return ar, func() { ar.Close(); zr.Close(); f.Close() }, nil
 	}
-	return ReadSWF(r, path, opt)
+	if FormatOf(path) == FormatSWFGzip {
+		f.Close()
+		return nil, nil, &Error{File: path, Msg: "not gzip data (the name ends in .gz)"}
+	}
+	return br, func() { f.Close() }, nil
 }
 
 // gzipErrReader names gzip failures (truncation, corruption) as such.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -76,23 +77,49 @@ func marshal(v any) string {
 // columns of Job (see FieldNames and ExtraFieldNames), zstd-compressed,
 // with the header and provenance in the file's key-value metadata.
 func WriteParquet(w io.Writer, t *Trace) error {
-	opts := []parquet.WriterOption{
+	jw := newJobWriter(w)
+	if err := jw.write(t.Jobs); err != nil {
+		return err
+	}
+	return jw.finish(t)
+}
+
+// jobWriter writes the rows of a trace in batches, and its metadata last,
+// so that rows can be written while the rest of the trace is still being
+// read.
+type jobWriter struct {
+	pw *parquet.GenericWriter[Job]
+}
+
+func newJobWriter(w io.Writer) *jobWriter {
+	return &jobWriter{pw: parquet.NewGenericWriter[Job](w,
 		parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}),
 		parquet.CreatedBy("schedlab", "", ""),
-		parquet.MaxRowsPerRowGroup(1 << 20),
-	}
-	for _, kv := range t.metadata() {
-		opts = append(opts, parquet.KeyValueMetadata(kv[0], kv[1]))
-	}
-	pw := parquet.NewGenericWriter[Job](w, opts...)
-	const batch = 8192
-	for i := 0; i < len(t.Jobs); i += batch {
-		end := min(i+batch, len(t.Jobs))
-		if _, err := pw.Write(t.Jobs[i:end]); err != nil {
+		parquet.MaxRowsPerRowGroup(1<<20),
+		// Pages of 64 KiB are compressed as rows arrive (overlapping the
+		// parser when converting) instead of all at Close.
+		parquet.PageBufferSize(64<<10),
+	)}
+}
+
+// write appends jobs as rows, in batches of chunkJobs.
+func (jw *jobWriter) write(jobs []Job) error {
+	for i := 0; i < len(jobs); i += chunkJobs {
+		if _, err := jw.pw.Write(jobs[i:min(i+chunkJobs, len(jobs))]); err != nil {
 			return err
 		}
 	}
-	return pw.Close()
+	return nil
+}
+
+// finish records t's metadata, in key order, and closes the file.
+func (jw *jobWriter) finish(t *Trace) error {
+	kv := t.metadata()
+	sort.Slice(kv, func(a, b int) bool { return kv[a][0] < kv[b][0] })
+	for _, p := range kv {
+		jw.pw.SetKeyValueMetadata(p[0], p[1])
+	}
+	return jw.pw.Close()
 }
 
 // ReadParquet reads a trace written by WriteParquet (or any Parquet file

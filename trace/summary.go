@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -186,10 +187,23 @@ func Convert(in, out string, opt ConvertOptions) (*Trace, error) {
 			return nil, err
 		}
 	}
+	in0, out0 := FormatOf(in), FormatOf(out)
+	if (in0 == FormatSWF || in0 == FormatSWFGzip) && out0 == FormatParquet {
+		return convertStreaming(in, out, opt)
+	}
 	t, err := ReadFile(in, ReadOptions{Strict: opt.Strict})
 	if err != nil {
 		return nil, err
 	}
+	setConvertedMachine(t, opt)
+	if err := WriteFile(out, t); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// setConvertedMachine records the machine hint of a converted trace.
+func setConvertedMachine(t *Trace, opt ConvertOptions) {
 	switch {
 	case opt.Machine != "":
 		t.Machine = opt.Machine
@@ -199,8 +213,88 @@ func Convert(in, out string, opt ConvertOptions) (*Trace, error) {
 	if t.Provenance.Generator == "swf" {
 		t.Provenance.Params = map[string]string{"machine": t.Machine}
 	}
-	if err := WriteFile(out, t); err != nil {
+}
+
+// convertStreaming converts an SWF log to Parquet, encoding and compressing
+// rows in a second goroutine while the log is still being decompressed and
+// parsed. The rows go to memory first: if the log turns out to need sorting
+// (or is invalid) they are thrown away, and nothing is written. The bytes are
+// those WriteParquet writes for the same trace.
+func convertStreaming(in, out string, opt ConvertOptions) (*Trace, error) {
+	r, closeAll, err := openSWF(in)
+	if err != nil {
+		return nil, err
+	}
+	defer closeAll()
+	var buf bytes.Buffer
+	sink := &writerSink{jw: newJobWriter(&buf), ch: make(chan []Job, 4), done: make(chan error, 1)}
+	go sink.run()
+	t, err := readSWF(r, in, ReadOptions{Strict: opt.Strict}, sink)
+	if err != nil {
+		return nil, err
+	}
+	setConvertedMachine(t, opt)
+	if sink.err != nil || len(t.Warnings) > 0 {
+		// The rows streamed were in file order; the trace was re-sorted.
+		if err := WriteFile(out, t); err != nil {
+			return nil, err
+		}
+		return t, nil
+	}
+	if err := sink.jw.finish(t); err != nil {
+		return nil, err
+	}
+	if err := AtomicWrite(out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
 		return nil, err
 	}
 	return t, nil
+}
+
+// writerSink writes the chunks it receives as Parquet rows.
+type writerSink struct {
+	jw   *jobWriter
+	ch   chan []Job
+	done chan error
+	err  error // the writer's error, valid after drain
+}
+
+// run writes the chunks in batches of exactly chunkJobs rows, whatever the
+// chunks' sizes, as WriteParquet does: the writer's pages depend on its
+// batches, and the two must produce the same bytes. A batch that straddles
+// two chunks is copied into pending.
+func (s *writerSink) run() {
+	var err error
+	var pending []Job
+	write := func(jobs []Job) {
+		if err == nil {
+			err = s.jw.write(jobs)
+		}
+	}
+	for jobs := range s.ch {
+		for len(jobs) > 0 {
+			if len(pending) == 0 && len(jobs) >= chunkJobs {
+				write(jobs[:chunkJobs])
+				jobs = jobs[chunkJobs:]
+				continue
+			}
+			n := min(chunkJobs-len(pending), len(jobs))
+			pending = append(pending, jobs[:n]...)
+			jobs = jobs[n:]
+			if len(pending) == chunkJobs {
+				write(pending)
+				pending = pending[:0]
+			}
+		}
+	}
+	if len(pending) > 0 {
+		write(pending)
+	}
+	s.done <- err
+}
+
+func (s *writerSink) chunk(jobs []Job) { s.ch <- jobs }
+
+func (s *writerSink) drain() {
+	close(s.ch)
+	s.err = <-s.done
 }

@@ -59,13 +59,37 @@ type swfReader struct {
 	chunks [][]Job // full chunks of jobs, concatenated at the end (no regrowth copies)
 	jobs   []Job   // the chunk being filled
 	lines  []int32 // line number of each job
+
+	sink    chunkSink // receives full chunks while parsing; may be nil
+	emitted int       // jobs of the current chunk already given to the sink
+	drained bool      // sink.drain has been called
 }
 
 // ReadSWF reads a Standard Workload Format log from r; name labels errors
 // and the trace. Compressed input must be decompressed by the caller (see
 // ReadFile). The trace is validated (see Validate).
 func ReadSWF(r io.Reader, name string, opt ReadOptions) (*Trace, error) {
-	p := &swfReader{file: name}
+	return readSWF(r, name, opt, nil)
+}
+
+// chunkSink receives the jobs of an SWF file in chunks while it is parsed,
+// in file order, so that a writer can work while the parser parses. drain is
+// called once, after the last chunk and before the jobs are validated (and
+// perhaps re-sorted): it must not return while the sink still reads a chunk.
+type chunkSink interface {
+	chunk(jobs []Job)
+	drain()
+}
+
+func readSWF(r io.Reader, name string, opt ReadOptions, sink chunkSink) (*Trace, error) {
+	p := &swfReader{file: name, sink: sink}
+	if sink != nil {
+		defer func() {
+			if !p.drained {
+				sink.drain()
+			}
+		}()
+	}
 	br := bufio.NewReaderSize(r, 1<<16)
 	for {
 		line, err := br.ReadSlice('\n')
@@ -92,6 +116,13 @@ func ReadSWF(r io.Reader, name string, opt ReadOptions) (*Trace, error) {
 		if err == io.EOF {
 			break
 		}
+	}
+	if sink != nil {
+		if len(p.jobs) > p.emitted {
+			sink.chunk(p.jobs[p.emitted:])
+		}
+		sink.drain()
+		p.drained = true
 	}
 	t := &Trace{Name: baseName(name), Header: p.header, Jobs: p.all()}
 	t.Provenance = Provenance{Source: name, Generator: "swf", SchemaVersion: SchemaVersion, Load: -1}
@@ -146,13 +177,39 @@ func (p *swfReader) parseLine(line []byte) error {
 	if len(p.jobs) == cap(p.jobs) {
 		if len(p.jobs) > 0 {
 			p.chunks = append(p.chunks, p.jobs)
+			if p.sink != nil && len(p.jobs) > p.emitted {
+				p.sink.chunk(p.jobs[p.emitted:]) // full: never written again
+			}
 		}
-		p.jobs = make([]Job, 0, 8192)
+		// The header's record count (MaxRecords, else MaxJobs) sizes the
+		// first chunk, so that a well-described log is read into one slice
+		// with no copying; beyond it, chunks of chunkJobs.
+		size := chunkJobs
+		if len(p.chunks) == 0 {
+			if n := p.header.Int("MaxRecords", p.header.Int("MaxJobs", 0)); n > int64(size) && n <= maxHint {
+				size = int(n)
+			}
+		}
+		p.jobs, p.emitted = make([]Job, 0, size), 0
 	}
 	p.jobs = append(p.jobs, j)
+	if p.sink != nil && len(p.jobs)-p.emitted >= chunkJobs {
+		// Jobs before len(p.jobs) are never written again: the sink may
+		// read them while the parser appends after them.
+		p.sink.chunk(p.jobs[p.emitted:])
+		p.emitted = len(p.jobs)
+	}
 	p.lines = append(p.lines, int32(p.line))
 	return nil
 }
+
+// chunkJobs is the number of jobs per parsing chunk and per Parquet write
+// batch.
+const chunkJobs = 8192
+
+// maxHint bounds the job count a header may make the reader allocate up
+// front (about 2 GB of jobs); a larger claim is ignored.
+const maxHint = 10_000_000
 
 // all returns every job read, in one slice.
 func (p *swfReader) all() []Job {
