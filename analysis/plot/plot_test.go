@@ -158,3 +158,38 @@ func TestDownsampleBinEdges(t *testing.T) {
 		t.Fatalf("area %v, want %v", area, want)
 	}
 }
+
+// TestTicksDensity: a full-page axis gets five to ten labelled ticks at a
+// nice step, in range, with labels free of rounding noise (gonum's default
+// gave only three labels: 0.3, 0.6, 0.9 on a utilization axis).
+func TestTicksDensity(t *testing.T) {
+	for _, c := range []struct {
+		min, max float64
+		want     []string
+	}{
+		{0.19, 0.93, []string{"0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9"}},
+		{0, 3900, []string{"0", "500", "1000", "1500", "2000", "2500", "3000", "3500"}},
+		{0, 17500, []string{"0", "2500", "5000", "7500", "10000", "12500", "15000", "17500"}},
+		{0, 1, []string{"0", "0.2", "0.4", "0.6", "0.8", "1"}},
+		{-3e-4, 3.2e-3, []string{"0", "0.0005", "0.001", "0.0015", "0.002", "0.0025", "0.003"}},
+	} {
+		var got []string
+		minors := 0
+		for _, tk := range (Ticks{}).Ticks(c.min, c.max) {
+			if tk.Value < c.min-1e-12 || tk.Value > c.max+1e-12 {
+				t.Errorf("[%v, %v]: tick %v out of range", c.min, c.max, tk.Value)
+			}
+			if tk.Label == "" {
+				minors++
+			} else {
+				got = append(got, tk.Label)
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(c.want, " ") {
+			t.Errorf("[%v, %v]: labels %q, want %q", c.min, c.max, got, c.want)
+		}
+		if minors == 0 {
+			t.Errorf("[%v, %v]: no minor ticks", c.min, c.max)
+		}
+	}
+}

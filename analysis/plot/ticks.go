@@ -8,14 +8,58 @@ import (
 	"gonum.org/v1/plot"
 )
 
-// Ticks is gonum's default tick placement with compact labels: up to six
+// Ticks places labelled ticks at a "nice" step (1, 2, 2.5 or 5 × 10^k)
+// chosen to give about TargetLabels labels over the axis range, with
+// unlabelled minor ticks between them, and compact labels: up to six
 // significant digits, exponents written as "7.5e6" rather than
-// "7500000.00".
+// "7500000.00". (gonum's DefaultTicks aims at three labels, too sparse
+// for a full-page figure: a utilization axis got only 0.3, 0.6, 0.9.)
 type Ticks struct{}
+
+// TargetLabels is the number of labelled ticks Ticks aims at.
+const TargetLabels = 8
 
 // Ticks implements plot.Ticker.
 func (Ticks) Ticks(min, max float64) []plot.Tick {
-	ts := plot.DefaultTicks{}.Ticks(min, max)
+	if !(max > min) || math.IsInf(min, 0) || math.IsInf(max, 0) {
+		return relabel(plot.DefaultTicks{}.Ticks(min, max))
+	}
+	raw := (max - min) / TargetLabels
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	var step, minor float64
+	for _, m := range []struct{ step, minors float64 }{{1, 5}, {2, 4}, {2.5, 5}, {5, 5}, {10, 5}} {
+		if m.step*mag >= raw*(1-1e-9) {
+			step, minor = m.step*mag, m.step*mag/m.minors
+			break
+		}
+	}
+	eps := 1e-9 * step
+	lo := math.Ceil((min-eps)/step) * step
+	var ts []plot.Tick
+	for k := 0; ; k++ {
+		v := lo + float64(k)*step
+		if v > max+eps {
+			break
+		}
+		if math.Abs(v) < eps {
+			v = 0
+		}
+		ts = append(ts, plot.Tick{Value: v, Label: Compact(v)})
+	}
+	if len(ts) < 2 {
+		return relabel(plot.DefaultTicks{}.Ticks(min, max))
+	}
+	// Minor ticks between and around the labelled ones.
+	for v := math.Ceil((min-eps)/minor) * minor; v <= max+eps; v += minor {
+		if r := math.Mod(math.Abs(v-lo), step); r < minor/2 || step-r < minor/2 {
+			continue
+		}
+		ts = append(ts, plot.Tick{Value: v})
+	}
+	return ts
+}
+
+func relabel(ts []plot.Tick) []plot.Tick {
 	for i := range ts {
 		if ts[i].Label != "" {
 			ts[i].Label = Compact(ts[i].Value)

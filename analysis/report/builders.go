@@ -558,7 +558,7 @@ func buildBaseline(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 		Title:  fmt.Sprintf("Relative difference to %s (%%): %s", c.Baseline, e.Name),
 		Header: []string{"alloc", "sched", point, "n"},
 		Align:  []table.Align{table.Left, table.Left, table.Right, table.Right},
-		Notes:  fmt.Sprintf("100*(x - base)/base per replication, paired on rep; mean ± %g%% Student-t half-width. Negative is lower than the baseline.", c.Level*100)}
+		Notes:  fmt.Sprintf("100*(mean x / mean base - 1) over the replications both have (paired on rep), ± the %g%% delta-method (ratio estimator) Student-t half-width. Negative is lower than the baseline.", c.Level*100)}
 	for _, col := range cols {
 		m, _ := metrics.Lookup(col)
 		t.Header = append(t.Header, "rel. "+m.Short+" %")

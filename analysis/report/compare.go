@@ -37,7 +37,7 @@ type Diff struct {
 	N       int     // matched replications
 	A, B    float64 // means over the matched replications
 	Abs     stats.CI
-	Rel     stats.CI // (B − A)/A, paired per replication
+	Rel     stats.CI // B̄/Ā − 1 over the matched replications, delta-method interval (stats.PairedRelDiff)
 }
 
 // Comparison is the result of comparing two result sets.
@@ -144,7 +144,7 @@ func (cmp *Comparison) Tables() []*table.Table {
 		t := &table.Table{Name: "compare-" + col, Title: "Comparison of " + m.Name + " (" + m.Unit.Label(unit) + "): B - A",
 			Header: []string{"machine", "alloc", "sched", "point", "n", "A", "B", "B - A", "rel. %"},
 			Align:  []table.Align{table.Left, table.Left, table.Left, table.Right, table.Right, table.Right, table.Right, table.Right, table.Right},
-			Notes:  fmt.Sprintf("A = %s, B = %s. Paired on (trace, rep); ± is the %g%% Student-t half-width across replications (none with one).", cmp.A.Dir, cmp.B.Dir, cmp.Level*100)}
+			Notes:  fmt.Sprintf("A = %s, B = %s. Paired on (trace, rep); ± is the %g%% Student-t half-width across replications (none with one); rel. %% is 100 (B/A - 1) of the means, with a delta-method interval.", cmp.A.Dir, cmp.B.Dir, cmp.Level*100)}
 		for _, d := range cmp.Diffs[col] {
 			pt := d.Trace
 			if d.Trace == "" {

@@ -98,8 +98,9 @@ func (e *Experiment) Cells() []Cell {
 }
 
 // RelativeToBaseline returns, for a cell and the baseline pair's cell at the
-// same point, the paired relative difference (x − base)/base of the metric
-// across the replications both have (matched on rep).
+// same point, the paired relative difference x̄/b̄ − 1 of the metric across
+// the replications both have (matched on rep), with the delta-method
+// interval of stats.PairedRelDiff.
 func RelativeToBaseline(c, base *Cell, metric string, level float64) (stats.CI, error) {
 	bm := map[int64]float64{}
 	for i := range base.Rows {

@@ -13,11 +13,12 @@ func ExampleMeanCI() {
 	// Output: 102.0 ± 7.29 (n=5)
 }
 
-// Relative difference of a policy to a baseline, paired on replication.
+// Relative difference of a policy to a baseline, paired on replication:
+// the ratio of the means minus one, with a delta-method interval.
 func ExamplePairedRelDiff() {
 	base := []float64{100, 120, 90}
 	policy := []float64{90, 102, 81}
 	d, _ := stats.PairedRelDiff(policy, base, 0.90)
 	fmt.Printf("%+.1f%% ± %.1f%%\n", 100*d.Mean, 100*d.HalfWidth)
-	// Output: -11.7% ± 4.9%
+	// Output: -11.9% ± 5.2%
 }

@@ -232,3 +232,27 @@ func TestSteadyState(t *testing.T) {
 		t.Errorf("test transient too weak: %v", all)
 	}
 }
+
+// TestPairedRelDiffRatioOfMeans: the relative difference is Guha's
+// (B.6) ratio of mean values, x̄/b̄ − 1, not the mean of per-replication
+// ratios (which here would be +50%: one replication doubles a tiny value).
+// Half-width by the delta method: t_{n−1} · s_d / (√n · |b̄|) with
+// d_i = x_i − R̂·b_i (hand-worked: R̂ = 1020/1010, d = ±9.90099,
+// s_d = 14.0021, t_{0.975,1} = 12.7062).
+func TestPairedRelDiffRatioOfMeans(t *testing.T) {
+	ci, err := PairedRelDiff([]float64{20, 1000}, []float64{10, 1000}, 0.95)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(ci.Mean-0.00990099009900991) > 1e-12 || math.Abs(ci.HalfWidth-0.24911684611655216) > 1e-9 || ci.N != 2 {
+		t.Errorf("got %+v, want mean 0.0099 ± 0.2491 (n=2)", ci)
+	}
+	// A single zero baseline value is fine when the baseline mean is not 0.
+	if ci, err := PairedRelDiff([]float64{1, 3}, []float64{0, 2}, 0.95); err != nil || math.Abs(ci.Mean-1) > 1e-12 {
+		t.Errorf("zero in one replication: %+v %v", ci, err)
+	}
+	// Non-finite pairs (power with no wait) are left out and counted out of N.
+	if ci, err := PairedRelDiff([]float64{math.Inf(1), 11, 22}, []float64{5, 10, 20}, 0.95); err != nil || ci.N != 2 || math.Abs(ci.Mean-0.1) > 1e-12 {
+		t.Errorf("infinite value: %+v %v", ci, err)
+	}
+}
