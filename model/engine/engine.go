@@ -102,6 +102,12 @@ type Result struct {
 	Series []Sample
 }
 
+// MaxIdleWakes is the number of consecutive timer (System.Wake) instants at
+// which Run lets jobs wait on an idle machine, with no arrival to come, before
+// it reports a deadlock: a scheduler that keeps setting timers without ever
+// starting a job would otherwise loop forever.
+const MaxIdleWakes = 1 << 20
+
 // Job states.
 const (
 	stFuture uint8 = iota
@@ -129,6 +135,7 @@ type sim struct {
 	nRun    int
 	busy    int
 	waiting int
+	started int       // jobs started so far
 	timers  []float64 // min-heap of wake-up times
 	owner   []int32   // Check: processor → job position+1, 0 free
 	scratch []int
@@ -141,7 +148,9 @@ type sim struct {
 // twice or before its arrival), when Options.Check finds a violated
 // invariant, or when the run deadlocks: jobs left waiting with none running
 // and no pending arrival or timer (e.g. a scheduler that never starts
-// anything, or a job the allocator can never place).
+// anything, or a job the allocator can never place), or with only timers
+// left that fire MaxIdleWakes times in a row without a job starting. The run
+// ends at the last completion: timers still pending then are dropped.
 func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Scheduler, opt Options) (*Result, error) {
 	n := len(jobs)
 	e := &sim{jobs: jobs, m: m, alloc: a, sched: s, opt: opt}
@@ -190,7 +199,8 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 	prevT := math.NaN()
 	done := 0
 	e.res.Last = e.res.First
-	for {
+	idle := 0 // consecutive instants idling on timers alone (see below)
+	for done < n {
 		t := math.Inf(1)
 		if next < n {
 			t = jobs[next].Submit
@@ -211,6 +221,7 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 		}
 		prevT = t
 		e.now = t
+		startedBefore := e.started
 		// 1. completions.
 		done += e.complete(t)
 		// 2. arrivals.
@@ -241,8 +252,22 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 		if opt.Series {
 			e.res.Series = append(e.res.Series, Sample{Time: t, Busy: e.busy, Running: e.nRun, Queue: e.waiting})
 		}
-		if e.waiting > 0 && next == n && len(e.heap.h) == 0 && len(e.timers) == 0 {
-			return nil, e.deadlock()
+		if e.waiting > 0 && next == n && len(e.heap.h) == 0 {
+			// Jobs wait, nothing runs and nothing will arrive: only the
+			// scheduler's timers can still change anything. With none set
+			// this is a deadlock; a scheduler that keeps setting timers
+			// without ever starting a job would loop forever, so a long
+			// run of such idle instants counts as one too.
+			if e.started == startedBefore {
+				idle++
+			} else {
+				idle = 0
+			}
+			if len(e.timers) == 0 || idle > MaxIdleWakes {
+				return nil, e.deadlock()
+			}
+		} else {
+			idle = 0
 		}
 	}
 	if done != n {
@@ -255,11 +280,15 @@ func (e *sim) deadlock() error {
 	for i := range e.jobs {
 		if e.state[i] == stWaiting {
 			j := &e.jobs[i]
-			return fmt.Errorf("engine: deadlock at t=%g: %d jobs waiting (first: job %d, %d processors, %d free) with none running and no pending event",
-				e.now, e.waiting, j.ID, j.Procs, e.alloc.Free())
+			why := "no pending event"
+			if len(e.timers) > 0 {
+				why = fmt.Sprintf("%d timer instants in a row without a start", MaxIdleWakes+1)
+			}
+			return fmt.Errorf("engine: deadlock at t=%g: %d jobs waiting (first: job %d, %d processors, %d free) with none running and %s",
+				e.now, e.waiting, j.ID, j.Procs, e.alloc.Free(), why)
 		}
 	}
-	return fmt.Errorf("engine: deadlock at t=%g", e.now)
+	return fmt.Errorf("engine: deadlock at t=%g", e.now) // unreachable: waiting > 0
 }
 
 // complete ends every running job whose end time is t, in (end, ID) order,
@@ -407,6 +436,7 @@ func (e *sim) Start(j *policy.Job) bool {
 	e.res.AllocProcs[i] = p
 	e.state[i] = stRunning
 	e.waiting--
+	e.started++
 	e.busy += p
 	e.nRun++
 	if e.dead > len(e.running)/2 {
