@@ -77,3 +77,127 @@ func TestTimerLivelock(t *testing.T) {
 		t.Fatalf("err %v, want a deadlock", err)
 	}
 }
+
+// faulty wraps the count allocator and breaks one of its promises.
+type faulty struct {
+	*flat.Count
+	fault string
+	used  int
+}
+
+// listed is an allocation with a made-up node list.
+type listed struct {
+	n     int
+	nodes []int
+}
+
+func (l listed) Procs() int            { return l.n }
+func (l listed) Nodes(dst []int) []int { return append(dst, l.nodes...) }
+
+// opaque hides the node list of an allocation.
+type opaque struct{ policy.Allocation }
+
+func (f *faulty) Allocate(j *policy.Job) (policy.Allocation, bool) {
+	switch f.fault {
+	case "short": // gives one processor fewer than asked
+		k := *j
+		k.Procs--
+		return f.Count.Allocate(&k)
+	case "outside": // counts right, names a processor the machine lacks
+		if _, ok := f.Count.Allocate(j); !ok {
+			return nil, false
+		}
+		return listed{j.Procs, append(make([]int, j.Procs-1), 1000)}, true
+	case "miscount": // lists one processor fewer than it holds
+		a, ok := f.Count.Allocate(j)
+		if !ok {
+			return nil, false
+		}
+		return listed{a.Procs(), a.(policy.NodeLister).Nodes(nil)[1:]}, true
+	case "overbook": // no node list, never runs out
+		f.used += j.Procs
+		return opaque{oneProc(j.Procs)}, true
+	case "nil":
+		return nil, true
+	}
+	return f.Count.Allocate(j)
+}
+
+type oneProc int
+
+func (o oneProc) Procs() int { return int(o) }
+
+func (f *faulty) Release(a policy.Allocation) {
+	switch f.fault {
+	case "leak": // forgets to free the processors
+		return
+	case "overbook":
+		f.used -= a.Procs()
+		return
+	case "outside", "miscount":
+		return
+	}
+	f.Count.Release(a)
+}
+
+func (f *faulty) Free() int {
+	if f.fault == "overbook" {
+		return f.Size() - f.used
+	}
+	return f.Count.Free()
+}
+
+// liar reports a wrong number of waiting jobs.
+type liar struct{ fifo }
+
+func (l *liar) Waiting() int { return len(l.q) + 1 }
+
+// twice starts the same job twice.
+type twice struct{ fifo }
+
+func (s *twice) Schedule(sys policy.System) {
+	for _, j := range s.q {
+		sys.Start(j)
+		sys.Start(j)
+	}
+	s.q = nil
+}
+
+func TestCheckerCatchesInjectedFaults(t *testing.T) {
+	fcfs := func() policy.Scheduler { return &fifo{} }
+	m := policy.Machine{Kind: policy.Flat, Procs: 4}
+	// Job 1 (2 procs) runs 0..5, job 2 (4 procs) arrives at 1, job 3 at 2.
+	rows := [][4]float64{{1, 0, 5, 2}, {2, 1, 5, 4}, {3, 2, 1, 1}}
+	for _, c := range []struct {
+		fault string
+		sched func() policy.Scheduler
+		want  string // in the error; "" → no error
+		check bool   // fault only visible with Check
+	}{
+		{"", fcfs, "", false},
+		{"short", fcfs, "asked for 2 processors and was given 1", true},
+		{"outside", fcfs, "processor 1000 outside 0..3", true},
+		{"miscount", fcfs, "allocation lists 1 processors but holds 2", true},
+		{"overbook", fcfs, "capacity exceeded (2 busy + 4 > 4)", true},
+		{"leak", fcfs, "after job 1 ended the allocator has 2 processors busy, engine counts 0", true},
+		{"nil", fcfs, "nil allocation", false},
+		{"", func() policy.Scheduler { return &liar{} }, "scheduler reports 1 jobs waiting, engine counts 0", true},
+		{"", func() policy.Scheduler { return &twice{} }, "started twice", false},
+	} {
+		for _, check := range []bool{true, false} {
+			jobs := mk(rows...)
+			s := c.sched()
+			_, err := engine.Run(jobs, m, &faulty{Count: flat.NewCount(4), fault: c.fault}, s, engine.Options{Check: check})
+			want := c.want
+			if c.check && !check {
+				want = ""
+			}
+			switch {
+			case want == "" && err != nil && (c.fault == "" || !c.check):
+				t.Errorf("fault %q %T check=%v: unexpected error %v", c.fault, s, check, err)
+			case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+				t.Errorf("fault %q %T check=%v: err %v, want %q", c.fault, s, check, err, want)
+			}
+		}
+	}
+}
