@@ -62,6 +62,10 @@ type Count struct {
 	free []int32 // stack of free processor numbers
 	size int
 	pool [33][]*Procs // released allocations by capacity class, for reuse
+	// clone is set on copies made by Clone. A planning copy may be asked to
+	// release the allocations of running jobs, which the original still
+	// owns: it must leave them intact rather than recycle them.
+	clone bool
 }
 
 // NewCount returns a count allocator for n processors, all free.
@@ -74,8 +78,9 @@ func NewCount(n int) *Count {
 }
 
 // Procs is an allocation of the count allocator: a list of processor
-// numbers. Its storage is recycled once released: an allocation must not
-// be used after Release.
+// numbers. Its storage is recycled once released by the allocator that made
+// it: an allocation must not be used after that Release. (Releasing it on a
+// Clone leaves it intact.)
 type Procs struct{ list []int32 }
 
 // Procs implements policy.Allocation.
@@ -114,6 +119,9 @@ func (c *Count) Allocate(j *policy.Job) (policy.Allocation, bool) {
 func (c *Count) Release(a policy.Allocation) {
 	p := a.(*Procs)
 	c.free = append(c.free, p.list...)
+	if c.clone {
+		return
+	}
 	cl := bits.Len(uint(cap(p.list) - 1))
 	p.list = p.list[:0]
 	c.pool[cl] = append(c.pool[cl], p)
@@ -127,7 +135,7 @@ func (c *Count) Size() int { return c.size }
 
 // Clone returns an independent copy.
 func (c *Count) Clone() policy.Allocator {
-	return &Count{free: append(make([]int32, 0, c.size), c.free...), size: c.size}
+	return &Count{free: append(make([]int32, 0, c.size), c.free...), size: c.size, clone: true}
 }
 
 // Contig is the "contig" allocator: first-fit contiguous ranges.

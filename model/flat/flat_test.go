@@ -125,3 +125,40 @@ func TestParams(t *testing.T) {
 		}
 	}
 }
+
+// TestCloneReleaseLeavesOriginal plans on a clone, as a backfilling
+// scheduler may (Allocator.Clone is "for what-if planning"): releasing a
+// running job's allocation on the clone must not change that allocation or
+// the original allocator.
+func TestCloneReleaseLeavesOriginal(t *testing.T) {
+	for _, spec := range Allocators() {
+		t.Run(spec.Name, func(t *testing.T) {
+			al, err := spec.New(policy.Machine{Kind: policy.Flat, Procs: 8}, policy.Params{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, _ := al.Allocate(job(3))
+			b, _ := al.Allocate(job(2))
+			before := fmt.Sprint(a.(policy.NodeLister).Nodes(nil))
+			cl := al.Clone()
+			cl.Release(a)
+			if cl.Free() != 6 || al.Free() != 3 {
+				t.Fatalf("clone free %d, original free %d; want 6 and 3", cl.Free(), al.Free())
+			}
+			// The clone reuses nothing of a: allocate on it until full.
+			for cl.Free() > 0 {
+				if _, ok := cl.Allocate(job(1)); !ok {
+					t.Fatal("clone refused a free processor")
+				}
+			}
+			if got := fmt.Sprint(a.(policy.NodeLister).Nodes(nil)); got != before || a.Procs() != 3 {
+				t.Fatalf("allocation changed by the clone: %s (%d procs), was %s", got, a.Procs(), before)
+			}
+			al.Release(a)
+			al.Release(b)
+			if al.Free() != 8 {
+				t.Fatalf("original free %d after releasing everything, want 8", al.Free())
+			}
+		})
+	}
+}
