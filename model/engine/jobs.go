@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/schedlab/schedlab/model/policy"
@@ -10,7 +11,7 @@ import (
 
 // Estimate modes for Jobs.
 const (
-	EstimatesRequested = "requested" // the user's requested time when known (>= 0), else the actual run time
+	EstimatesRequested = "requested" // the user's requested time when known (>= 0, finite), else the actual run time
 	EstimatesActual    = "actual"    // always the actual run time (perfect estimates)
 )
 
@@ -27,13 +28,14 @@ type Rejection struct {
 //
 //   - processor count: requested processors when > 0, else allocated
 //     processors when > 0, else the job is rejected ("no processor count");
-//   - run time < 0 (unknown) is rejected; run time 0 is kept (the job ends at
-//     the instant it starts);
-//   - submit time < 0 (unknown) is rejected;
+//   - run time < 0 (unknown), NaN or +Inf (possible in Parquet input) is
+//     rejected; run time 0 is kept (the job ends at the instant it starts);
+//   - submit time < 0 (unknown), NaN or +Inf is rejected;
 //   - more processors than the machine has is rejected;
 //   - estimate: the requested time when estimates is "requested" and the
-//     requested time is > 0, else the actual run time ("actual" always uses
-//     the actual run time). An estimate shorter than the run time is kept:
+//     requested time is known (>= 0 and finite; see trace.Job.Estimate: a
+//     zero requested time is a known zero estimate), else the actual run
+//     time ("actual" always uses the actual run time). An estimate shorter than the run time is kept:
 //     the job runs its actual time (policies see that it outran its estimate);
 //   - mesh shape: Width/Height from req_width/req_height when > 0, else 0.
 //
@@ -53,10 +55,10 @@ func Jobs(t *trace.Trace, m policy.Machine, estimates string) ([]policy.Job, []R
 		case procs <= 0:
 			reject("no processor count (req_procs %d, alloc_procs %d)", tj.ReqProcs, tj.AllocProcs)
 			continue
-		case tj.Run < 0:
+		case !(tj.Run >= 0) || math.IsInf(tj.Run, 1):
 			reject("unknown run time (%g)", tj.Run)
 			continue
-		case tj.Submit < 0:
+		case !(tj.Submit >= 0) || math.IsInf(tj.Submit, 1):
 			reject("unknown submit time (%g)", tj.Submit)
 			continue
 		case procs > int64(m.Procs):
@@ -64,8 +66,8 @@ func Jobs(t *trace.Trace, m policy.Machine, estimates string) ([]policy.Job, []R
 			continue
 		}
 		est := tj.Run
-		if estimates != EstimatesActual {
-			est = tj.Estimate()
+		if e := tj.Estimate(); estimates != EstimatesActual && !math.IsInf(e, 0) && !math.IsNaN(e) {
+			est = e
 		}
 		j := policy.Job{
 			Index: i, ID: tj.ID, Submit: tj.Submit, Run: tj.Run, Estimate: est,

@@ -1,6 +1,9 @@
 package engine_test
 
 import (
+	"fmt"
+	"github.com/schedlab/schedlab/trace"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -199,5 +202,44 @@ func TestCheckerCatchesInjectedFaults(t *testing.T) {
 				t.Errorf("fault %q %T check=%v: err %v, want %q", c.fault, s, check, err, want)
 			}
 		}
+	}
+}
+
+func TestJobsRejectsNonFinite(t *testing.T) {
+	// A Parquet trace can carry NaN or ±Inf times (SWF text cannot): such a
+	// job must be rejected like any other hole, not reach the event loop
+	// (a NaN submit time never compares equal to the clock).
+	tr := &trace.Trace{}
+	add := func(id int64, submit, run, reqTime float64) {
+		j := trace.NewJob(id)
+		j.Submit, j.Run, j.ReqProcs, j.ReqTime = submit, run, 1, reqTime
+		tr.Jobs = append(tr.Jobs, j)
+	}
+	add(1, 0, 5, 10)
+	add(2, math.NaN(), 5, 10)
+	add(3, 1, math.NaN(), 10)
+	add(4, 2, math.Inf(1), 10)
+	add(5, math.Inf(1), 5, 10)
+	add(6, 3, 5, math.NaN()) // estimate unknown → actual run time
+	add(7, 4, 5, math.Inf(1))
+	m := policy.Machine{Kind: policy.Flat, Procs: 4}
+	jobs, rej := engine.Jobs(tr, m, engine.EstimatesRequested)
+	var got, rg []string
+	for _, j := range jobs {
+		got = append(got, fmt.Sprintf("%d:%g", j.ID, j.Estimate))
+	}
+	for _, r := range rej {
+		rg = append(rg, fmt.Sprint(r.ID))
+	}
+	if g, w := strings.Join(got, " "), "1:10 6:5 7:5"; g != w {
+		t.Errorf("jobs %s, want %s", g, w)
+	}
+	if g, w := strings.Join(rg, " "), "2 3 4 5"; g != w {
+		t.Errorf("rejected %s, want %s", g, w)
+	}
+	if _, err := within(t, 5*time.Second, func() (*engine.Result, error) {
+		return engine.Run(jobs, m, flat.NewCount(4), &fifo{}, engine.Options{Check: true})
+	}); err != nil {
+		t.Fatal(err)
 	}
 }
