@@ -545,8 +545,13 @@ func (s *sink) write(o *output) error {
 	return nil
 }
 
-// commit closes the Parquet writers and writes the files into dir, each
-// atomically; if one fails, the ones already written are removed.
+// commit closes the Parquet writers and writes the files into dir, all or
+// nothing as far as the file system allows: every file is first written and
+// synced to a temporary file next to its target, and only when all of them
+// are complete are they renamed into place. A failure before the renames
+// leaves dir as it was (a previous run's files untouched). Without series,
+// a series.parquet left by an earlier run is removed, so that the directory
+// never mixes two runs.
 func (s *sink) commit(dir string) error {
 	if err := s.jobsW.Close(); err != nil {
 		return fmt.Errorf("%s: %w", JobsFile, err)
@@ -554,38 +559,83 @@ func (s *sink) commit(dir string) error {
 	if err := s.summaryW.Close(); err != nil {
 		return fmt.Errorf("%s: %w", SummaryFile, err)
 	}
-	files := []struct {
+	type file struct {
 		name string
 		buf  *bytes.Buffer
-	}{{JobsFile, &s.jobs}, {SummaryFile, &s.summary}}
+		tmp  string
+	}
+	files := []*file{{name: JobsFile, buf: &s.jobs}, {name: SummaryFile, buf: &s.summary}}
 	if s.seriesW != nil {
 		if err := s.seriesW.Close(); err != nil {
 			return fmt.Errorf("%s: %w", SeriesFile, err)
 		}
-		files = append(files, struct {
-			name string
-			buf  *bytes.Buffer
-		}{SeriesFile, &s.series})
+		files = append(files, &file{name: SeriesFile, buf: &s.series})
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	var written []string
+	cleanup := func() {
+		for _, f := range files {
+			if f.tmp != "" {
+				os.Remove(f.tmp)
+			}
+		}
+	}
 	for _, f := range files {
 		path := filepath.Join(dir, f.name)
-		err := trace.AtomicWrite(path, func(w io.Writer) error {
-			_, err := w.Write(f.buf.Bytes())
-			return err
-		})
+		if st, err := os.Stat(path); err == nil && st.IsDir() {
+			cleanup()
+			return fmt.Errorf("%s: is a directory", path)
+		}
+		tmp, err := writeTemp(path, f.buf.Bytes())
 		if err != nil {
-			for _, p := range written {
-				os.Remove(p)
-			}
+			cleanup()
 			return err
 		}
-		written = append(written, path)
+		f.tmp = tmp
+	}
+	for _, f := range files {
+		path := filepath.Join(dir, f.name)
+		if err := os.Rename(f.tmp, path); err != nil {
+			cleanup()
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		f.tmp = ""
+	}
+	if s.seriesW == nil {
+		if err := os.Remove(filepath.Join(dir, SeriesFile)); err != nil && !os.IsNotExist(err) {
+			return err
+		}
 	}
 	return nil
+}
+
+// writeTemp writes b to a synced temporary file next to path (as
+// trace.AtomicWrite does) and returns its name; the caller renames it.
+func writeTemp(path string, b []byte) (name string, err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err = f.Write(b); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	if err = f.Sync(); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	if err = f.Close(); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Name(), nil
 }
 
 // FormatSummary writes the summary rows as an aligned text table.

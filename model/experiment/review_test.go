@@ -1,0 +1,90 @@
+package experiment
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/schedlab/schedlab/trace"
+)
+
+func TestNonFiniteParquetTrace(t *testing.T) {
+	// SWF text cannot hold NaN, Parquet can. Whether the reader refuses the
+	// file or the engine rejects the job, the replay must not hang.
+	tr := tiny()
+	tr.Jobs[1].Submit = math.NaN()
+	path := filepath.Join(t.TempDir(), "nan.parquet")
+	if err := trace.WriteFile(path, tr); err != nil {
+		t.Fatal(err)
+	}
+	back, err := trace.ReadFile(path, trace.ReadOptions{})
+	if err != nil {
+		t.Logf("reader refuses it: %v", err)
+		return
+	}
+	done := make(chan struct{})
+	var rows []SummaryRow
+	go func() {
+		defer close(done)
+		rows, err = Run([]*trace.Trace{back}, Options{Allocs: []string{"count"}, Scheds: []string{"fcfs"}, Workers: 1})
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("replay of a trace with a NaN submit time hangs")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows[0].Rejected != 2 {
+		t.Errorf("rejected %d, want 2 (no procs, NaN submit)", rows[0].Rejected)
+	}
+}
+
+func TestCommitAllOrNothing(t *testing.T) {
+	// A previous run's files must survive a failed write of the new ones:
+	// here summary.parquet cannot be replaced (a directory is in the way),
+	// and the old jobs.parquet must still be there, unchanged.
+	dir := t.TempDir()
+	old := []byte("previous run")
+	if err := os.WriteFile(filepath.Join(dir, JobsFile), old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, SummaryFile, "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run([]*trace.Trace{tiny()}, Options{Out: dir, Allocs: []string{"count"}, Scheds: []string{"fcfs"}}); err == nil {
+		t.Fatal("no error")
+	}
+	got, err := os.ReadFile(filepath.Join(dir, JobsFile))
+	if err != nil || !bytes.Equal(got, old) {
+		t.Errorf("jobs.parquet after a failed run: %q, %v; want the previous run's", got, err)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 2 {
+		t.Errorf("left behind: %v", ents)
+	}
+}
+
+func TestNoSeriesRemovesStaleSeries(t *testing.T) {
+	// A results directory must describe one run: after a --no-series run,
+	// the series.parquet of an earlier run is gone.
+	dir := t.TempDir()
+	opt := Options{Out: dir, Allocs: []string{"count"}, Scheds: []string{"fcfs"}}
+	if _, err := Run([]*trace.Trace{tiny()}, opt); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, SeriesFile)); err != nil {
+		t.Fatal(err)
+	}
+	opt.NoSeries = true
+	if _, err := Run([]*trace.Trace{tiny()}, opt); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, SeriesFile)); !os.IsNotExist(err) {
+		t.Errorf("stale %s left next to the new results (%v)", SeriesFile, err)
+	}
+}
