@@ -161,7 +161,9 @@ func buildTitle(c *Context, _ *results.Experiment, _ int) ([]Page, error) {
 	}
 	for i, e := range c.Experiments {
 		kind := "independent traces"
-		if e.Sweep() {
+		if e.Sweep() && len(e.Loads) == 1 {
+			kind = "replications at load " + results.FormatLoad(e.Loads[0])
+		} else if e.Sweep() {
 			kind = fmt.Sprintf("load sweep %s..%s (%d loads)", results.FormatLoad(e.Loads[0]), results.FormatLoad(e.Loads[len(e.Loads)-1]), len(e.Loads))
 		}
 		lines = append(lines, [2]string{fmt.Sprintf("Experiment %d", i+1), fmt.Sprintf("%s: %d traces, %s", e.Name, len(e.Traces), kind)})
@@ -347,12 +349,16 @@ func buildCurves(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 }
 
 // dodge is the x shift of the k-th of n curves: ±0.4 of the smallest load
-// step, spread evenly, so that error bars at one load stay apart.
+// step (0.1 with a single load), spread evenly, so that error bars at one
+// load stay apart.
 func dodge(e *results.Experiment, k, n int) float64 {
-	if n < 2 || len(e.Loads) < 2 {
+	if n < 2 || len(e.Loads) < 1 {
 		return 0
 	}
 	step := math.Inf(1)
+	if len(e.Loads) == 1 {
+		step = 0.1
+	}
 	for i := 1; i < len(e.Loads); i++ {
 		step = math.Min(step, e.Loads[i]-e.Loads[i-1])
 	}
@@ -397,6 +403,19 @@ func loadTicks(p *goplot.Plot, e *results.Experiment) {
 		}
 	}
 	p.X.Tick.Marker = goplot.ConstantTicks(ts)
+	// Room for the dodged curves (±0.2 of the smallest step) and their
+	// error-bar caps inside the axes.
+	if len(e.Loads) > 0 {
+		step := 0.1 // a single load
+		if len(e.Loads) > 1 {
+			step = math.Inf(1)
+			for i := 1; i < len(e.Loads); i++ {
+				step = math.Min(step, e.Loads[i]-e.Loads[i-1])
+			}
+		}
+		pad := 0.3 * step
+		p.X.Min, p.X.Max = e.Loads[0]-pad, e.Loads[len(e.Loads)-1]+pad
+	}
 }
 
 func capitalize(s string) string {
@@ -558,7 +577,7 @@ func buildBaseline(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 		Title:  fmt.Sprintf("Relative difference to %s (%%): %s", c.Baseline, e.Name),
 		Header: []string{"alloc", "sched", point, "n"},
 		Align:  []table.Align{table.Left, table.Left, table.Right, table.Right},
-		Notes:  fmt.Sprintf("100*(mean x / mean base - 1) over the replications both have (paired on rep), ± the %g%% delta-method (ratio estimator) Student-t half-width. Negative is lower than the baseline.", c.Level*100)}
+		Notes:  fmt.Sprintf("100*(mean x / mean base - 1) over the runs both have (paired on trace and rep), ± the %g%% delta-method (ratio estimator) Student-t half-width. Negative is lower than the baseline.", c.Level*100)}
 	for _, col := range cols {
 		m, _ := metrics.Lookup(col)
 		t.Header = append(t.Header, "rel. "+m.Short+" %")

@@ -30,14 +30,15 @@ type CompareOptions struct {
 
 // Diff is the comparison of one metric at one point of one pair.
 type Diff struct {
-	Machine string
-	Pair    results.Pair
-	Load    float64 // -1 when the point is a trace
-	Trace   string  // "" for load points
-	N       int     // matched replications
-	A, B    float64 // means over the matched replications
-	Abs     stats.CI
-	Rel     stats.CI // B̄/Ā − 1 over the matched replications, delta-method interval (stats.PairedRelDiff)
+	Machine    string
+	Experiment string // name of B's experiment holding the point (machine, generator, distinguishing parameters)
+	Pair       results.Pair
+	Load       float64 // -1 when the point is a trace
+	Trace      string  // "" for load points
+	N          int     // matched replications
+	A, B       float64 // means over the matched replications
+	Abs        stats.CI
+	Rel        stats.CI // B̄/Ā − 1 over the matched replications, delta-method interval (stats.PairedRelDiff)
 }
 
 // Comparison is the result of comparing two result sets.
@@ -67,16 +68,24 @@ func CompareSets(a, b *results.Set, level float64) (*Comparison, error) {
 		idx[matchKey{r.Trace, r.Machine, r.Alloc, r.Sched, r.Rep}] = r
 	}
 	type pointKey struct {
-		machine string
-		pair    results.Pair
-		load    float64
-		trace   string
+		machine  string
+		workload string // generator and model parameters: sweeps of different models are not pooled
+		pair     results.Pair
+		load     float64
+		trace    string
 	}
 	type match struct{ a, b *results.Summary }
 	groups := map[pointKey][]match{}
 	var order []pointKey
 	used := map[matchKey]bool{}
 	cmp := &Comparison{A: a, B: b, Level: level, Diffs: map[string][]Diff{}}
+	expOf := map[string]string{} // trace → experiment name in B
+	for _, e := range b.Experiments() {
+		for _, t := range e.Traces {
+			expOf[t] = e.Name
+		}
+	}
+	expName := map[pointKey]string{}
 	for i := range b.Summary {
 		r := &b.Summary[i]
 		k := matchKey{r.Trace, r.Machine, r.Alloc, r.Sched, r.Rep}
@@ -86,12 +95,13 @@ func CompareSets(a, b *results.Set, level float64) (*Comparison, error) {
 			continue
 		}
 		used[k] = true
-		pk := pointKey{machine: r.Machine, pair: r.PairOf(), load: r.Load}
+		pk := pointKey{machine: r.Machine, workload: b.WorkloadKey(r.Trace), pair: r.PairOf(), load: r.Load}
 		if r.Load < 0 {
 			pk.trace = r.Trace
 		}
 		if _, ok := groups[pk]; !ok {
 			order = append(order, pk)
+			expName[pk] = expOf[r.Trace]
 		}
 		groups[pk] = append(groups[pk], match{ar, r})
 	}
@@ -103,6 +113,9 @@ func CompareSets(a, b *results.Set, level float64) (*Comparison, error) {
 		x, y := order[i], order[j]
 		if x.machine != y.machine {
 			return x.machine < y.machine
+		}
+		if x.workload != y.workload {
+			return x.workload < y.workload
 		}
 		if x.pair != y.pair {
 			return x.pair.Less(y.pair)
@@ -121,7 +134,7 @@ func CompareSets(a, b *results.Set, level float64) (*Comparison, error) {
 				xa[i], _ = m.a.Metric(col)
 				xb[i], _ = m.b.Metric(col)
 			}
-			d := Diff{Machine: pk.machine, Pair: pk.pair, Load: pk.load, Trace: pk.trace, N: len(ms),
+			d := Diff{Machine: pk.machine, Experiment: expName[pk], Pair: pk.pair, Load: pk.load, Trace: pk.trace, N: len(ms),
 				A: stats.MeanCI(xa, level).Mean, B: stats.MeanCI(xb, level).Mean}
 			d.Abs, _ = stats.PairedDiff(xb, xa, level)
 			if rel, err := stats.PairedRelDiff(xb, xa, level); err == nil {
@@ -142,7 +155,7 @@ func (cmp *Comparison) Tables() []*table.Table {
 	for _, col := range CompareMetrics {
 		m, _ := metrics.Lookup(col)
 		t := &table.Table{Name: "compare-" + col, Title: "Comparison of " + m.Name + " (" + m.Unit.Label(unit) + "): B - A",
-			Header: []string{"machine", "alloc", "sched", "point", "n", "A", "B", "B - A", "rel. %"},
+			Header: []string{"experiment", "alloc", "sched", "point", "n", "A", "B", "B - A", "rel. %"},
 			Align:  []table.Align{table.Left, table.Left, table.Left, table.Right, table.Right, table.Right, table.Right, table.Right, table.Right},
 			Notes:  fmt.Sprintf("A = %s, B = %s. Paired on (trace, rep); ± is the %g%% Student-t half-width across replications (none with one); rel. %% is 100 (B/A - 1) of the means, with a delta-method interval.", cmp.A.Dir, cmp.B.Dir, cmp.Level*100)}
 		for _, d := range cmp.Diffs[col] {
@@ -150,7 +163,7 @@ func (cmp *Comparison) Tables() []*table.Table {
 			if d.Trace == "" {
 				pt = "load " + results.FormatLoad(d.Load)
 			}
-			t.Add(d.Machine, d.Pair.Alloc, d.Pair.Sched, pt, strconv.Itoa(d.N), fmtNum(d.A), fmtNum(d.B),
+			t.Add(d.Experiment, d.Pair.Alloc, d.Pair.Sched, pt, strconv.Itoa(d.N), fmtNum(d.A), fmtNum(d.B),
 				fmtCI(d.Abs, d.Abs.Mean, d.Abs.HalfWidth), fmtCI(d.Rel, 100*d.Rel.Mean, 100*d.Rel.HalfWidth))
 		}
 		out = append(out, t)
@@ -181,33 +194,51 @@ func (cmp *Comparison) Pages() []Page {
 		}
 	}
 	sort.Slice(pairs, func(i, j int) bool { return pairs[i].Less(pairs[j]) })
+	var exps []string // experiments with load points, in point order
+	for _, d := range cmp.Diffs[CompareMetrics[0]] {
+		if d.Trace == "" && !contains(exps, d.Experiment) {
+			exps = append(exps, d.Experiment)
+		}
+	}
 	for _, col := range CompareMetrics {
 		m, _ := metrics.Lookup(col)
-		byPair := map[results.Pair][]Diff{}
-		loads := 0
-		for _, d := range cmp.Diffs[col] {
-			if d.Trace == "" {
-				byPair[d.Pair] = append(byPair[d.Pair], d)
-				loads++
-			}
-		}
-		if loads == 0 {
-			continue
-		}
-		for pi, part := range chunks(pairs, curvePairs) {
-			p := plot.New(fmt.Sprintf("Relative change in %s, B vs A%s", m.Name, partSuffix(pi, len(chunks(pairs, curvePairs)))), "offered load", "100 (B - A) / A (%)")
-			fig := &plot.Figure{Name: fmt.Sprintf("compare-%s-%d", col, pi+1), Plot: p, Note: fmt.Sprintf("Error bars: %g%% confidence intervals, paired on replication.", cmp.Level*100)}
-			var allM, allH []float64
-			for i, pair := range part {
-				var xs, ys, hw []float64
-				for _, d := range byPair[pair] {
-					xs, ys, hw = append(xs, d.Load), append(ys, 100*d.Rel.Mean), append(hw, 100*d.Rel.HalfWidth)
+		for ei, exp := range exps {
+			byPair := map[results.Pair][]Diff{}
+			for _, d := range cmp.Diffs[col] {
+				if d.Trace == "" && d.Experiment == exp {
+					byPair[d.Pair] = append(byPair[d.Pair], d)
 				}
-				allM, allH = append(allM, ys...), append(allH, hw...)
-				fig.Legend = append(fig.Legend, plot.Curve(p, pair.String(), plot.StyleOf(indexOf(pairs, pair)), xs, ys, hw, 0.004*(float64(i)-float64(len(part)-1)/2)))
 			}
-			setYRange(p, fig, allM, allH, false)
-			pages = append(pages, &FigurePage{Fig: fig})
+			var expPairs []results.Pair
+			for _, p := range pairs {
+				if len(byPair[p]) > 0 {
+					expPairs = append(expPairs, p)
+				}
+			}
+			title := ""
+			if len(exps) > 1 || exp != "" {
+				title = ": " + exp
+			}
+			parts := chunks(expPairs, curvePairs)
+			for pi, part := range parts {
+				p := plot.New(fmt.Sprintf("Relative change in %s, B vs A%s%s", m.Name, title, partSuffix(pi, len(parts))), "offered load", "100 (B - A) / A (%)")
+				name := fmt.Sprintf("compare-%s-%d", col, pi+1)
+				if len(exps) > 1 {
+					name = fmt.Sprintf("compare-exp%d-%s-%d", ei+1, col, pi+1)
+				}
+				fig := &plot.Figure{Name: name, Plot: p, Note: fmt.Sprintf("Ratio of the means over the replications both sets have, minus one; error bars: %g%% delta-method confidence intervals, paired on replication.", cmp.Level*100)}
+				var allM, allH []float64
+				for i, pair := range part {
+					var xs, ys, hw []float64
+					for _, d := range byPair[pair] {
+						xs, ys, hw = append(xs, d.Load), append(ys, 100*d.Rel.Mean), append(hw, 100*d.Rel.HalfWidth)
+					}
+					allM, allH = append(allM, ys...), append(allH, hw...)
+					fig.Legend = append(fig.Legend, plot.Curve(p, pair.String(), plot.StyleOf(indexOf(pairs, pair)), xs, ys, hw, 0.004*(float64(i)-float64(len(part)-1)/2)))
+				}
+				setYRange(p, fig, allM, allH, false)
+				pages = append(pages, &FigurePage{Fig: fig})
+			}
 		}
 	}
 	for _, t := range cmp.Tables() {

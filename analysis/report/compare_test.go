@@ -1,9 +1,11 @@
 package report
 
 import (
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -79,5 +81,50 @@ func TestCompareFiles(t *testing.T) {
 	checkBooktabs(t, string(tex), 9)
 	if err := Compare(CompareOptions{A: dirA, B: filepath.Join(out, "missing")}); err == nil || !strings.Contains(err.Error(), results.SummaryFile) {
 		t.Errorf("missing B: %v", err)
+	}
+}
+
+// TestCompareKeepsWorkloadsApart: a result set holding two sweeps of
+// different workload models at the same loads gives one comparison point
+// per model and load, each with its own replications, not one point that
+// pools both models.
+func TestCompareKeepsWorkloadsApart(t *testing.T) {
+	twoModels := func() *results.Set {
+		s := fixture.Build(sweepSpec)
+		n := len(s.Summary)
+		for i := range n {
+			r := s.Summary[i]
+			r.Trace = "exp-" + r.Trace
+			r.MeanResponse *= 3
+			s.Summary = append(s.Summary, r)
+		}
+		for _, ti := range slices.Clone(s.Traces) {
+			ti.Name = "exp-" + ti.Name
+			ti.Params = json.RawMessage(`{"sizes":"exponential"}`)
+			s.Traces = append(s.Traces, ti)
+		}
+		return s
+	}
+	a, b := twoModels(), twoModels()
+	for i := range b.Summary {
+		if strings.HasPrefix(b.Summary[i].Trace, "exp-") {
+			b.Summary[i].MeanResponse *= 1.2
+		}
+	}
+	cmp, err := CompareSets(a, b, 0.95)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp := cmp.Diffs["mean_response"]
+	if len(resp) != 2*5*4 {
+		t.Fatalf("%d points, want %d", len(resp), 2*5*4)
+	}
+	for _, d := range resp {
+		if d.N != sweepSpec.Reps {
+			t.Errorf("%v load %v: %d runs pooled, want %d", d.Pair, d.Load, d.N, sweepSpec.Reps)
+		}
+		if r := d.Rel.Mean; math.Abs(r) > 1e-12 && math.Abs(r-0.2) > 1e-12 {
+			t.Errorf("%v load %v: rel %v, want 0 or 0.2", d.Pair, d.Load, r)
+		}
 	}
 }

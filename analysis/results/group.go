@@ -99,17 +99,22 @@ func (e *Experiment) Cells() []Cell {
 
 // RelativeToBaseline returns, for a cell and the baseline pair's cell at the
 // same point, the paired relative difference x̄/b̄ − 1 of the metric across
-// the replications both have (matched on rep), with the delta-method
+// the runs both have, matched on (trace, rep) (a sweep point may pool
+// several traces with the same rep number), with the delta-method
 // interval of stats.PairedRelDiff.
 func RelativeToBaseline(c, base *Cell, metric string, level float64) (stats.CI, error) {
-	bm := map[int64]float64{}
+	type run struct {
+		trace string
+		rep   int64
+	}
+	bm := map[run]float64{}
 	for i := range base.Rows {
 		v, _ := base.Rows[i].Metric(metric)
-		bm[base.Rows[i].Rep] = v
+		bm[run{base.Rows[i].Trace, base.Rows[i].Rep}] = v
 	}
 	var x, b []float64
 	for i := range c.Rows {
-		if bv, ok := bm[c.Rows[i].Rep]; ok {
+		if bv, ok := bm[run{c.Rows[i].Trace, c.Rows[i].Rep}]; ok {
 			v, _ := c.Rows[i].Metric(metric)
 			x = append(x, v)
 			b = append(b, bv)

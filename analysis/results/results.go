@@ -459,10 +459,12 @@ type Experiment struct {
 	Rows      []Summary // summary rows, in file order
 }
 
-// Sweep reports whether the experiment is a load sweep (x = load): at
-// least two distinct loads and every trace's load known.
+// Sweep reports whether the experiment is a load sweep (x = load): every
+// trace's load known, and either two or more distinct loads or
+// replications (two or more traces) at a single load, which are pooled
+// into one point with a confidence interval.
 func (e *Experiment) Sweep() bool {
-	if len(e.Loads) < 2 {
+	if len(e.Loads) == 0 {
 		return false
 	}
 	for i := range e.Rows {
@@ -470,21 +472,69 @@ func (e *Experiment) Sweep() bool {
 			return false
 		}
 	}
-	return true
+	return len(e.Loads) >= 2 || len(e.Traces) >= 2
 }
 
-// Experiments groups the summary by (machine, generator), in order of the
-// group's first trace name. The generator comes from the trace provenance
-// metadata; traces without it group by machine alone.
+// PointParams are the generator parameters that vary from point to point
+// of one sweep (the load, the replication and their seeds); the others
+// identify the workload model.
+var PointParams = []string{"load", "offered_load", "iat", "rep", "seed"}
+
+// family returns the workload-model parameters of a trace (its params
+// without PointParams), values as JSON text; nil when unknown.
+func family(ti TraceInfo) map[string]string {
+	var m map[string]any
+	if len(ti.Params) == 0 || json.Unmarshal(ti.Params, &m) != nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		if contains(PointParams, k) {
+			continue
+		}
+		b, _ := json.Marshal(v)
+		out[k] = string(b)
+	}
+	return out
+}
+
+// WorkloadKey identifies the workload model of a trace: its generator and
+// its parameters other than PointParams ("" without provenance). Runs of
+// traces with the same key at the same load are replications.
+func (s *Set) WorkloadKey(trace string) string {
+	ti, ok := s.TraceInfo(trace)
+	if !ok {
+		return ""
+	}
+	return ti.Generator + "\x00" + familyKey(family(ti))
+}
+
+func familyKey(f map[string]string) string {
+	b, _ := json.Marshal(f) // map keys are sorted
+	return string(b)
+}
+
+// Experiments groups the summary by (machine, generator, workload-model
+// parameters), in order of the group's first trace name: traces that differ
+// only in PointParams (load, rep, seeds) belong together, so two sweeps of
+// different models (uniform against exponential sizes, say) are two
+// experiments and their runs are never pooled as replications. The
+// generator and parameters come from the trace provenance metadata; traces
+// without it group by machine alone. When several experiments share a
+// machine and generator, their names list the parameters that tell them
+// apart.
 func (s *Set) Experiments() []Experiment {
 	idx := map[string]int{}
 	var out []Experiment
+	var fams []map[string]string
 	for _, r := range s.Summary {
 		gen := ""
+		var fam map[string]string
 		if ti, ok := s.TraceInfo(r.Trace); ok {
 			gen = ti.Generator
+			fam = family(ti)
 		}
-		key := r.Machine + "\x00" + gen
+		key := r.Machine + "\x00" + gen + "\x00" + familyKey(fam)
 		i, ok := idx[key]
 		if !ok {
 			i = len(out)
@@ -494,8 +544,42 @@ func (s *Set) Experiments() []Experiment {
 				name += ", " + gen
 			}
 			out = append(out, Experiment{Name: name, Machine: r.Machine, Generator: gen})
+			fams = append(fams, fam)
 		}
 		out[i].Rows = append(out[i].Rows, r)
+	}
+	// Names of experiments sharing machine and generator: add the
+	// parameters whose values differ between them.
+	for i := range out {
+		var diff []string
+		for j := range out {
+			if j == i || out[j].Machine != out[i].Machine || out[j].Generator != out[i].Generator {
+				continue
+			}
+			for k, v := range fams[i] {
+				if fams[j][k] != v && !contains(diff, k) {
+					diff = append(diff, k)
+				}
+			}
+			for k := range fams[j] {
+				if _, ok := fams[i][k]; !ok && !contains(diff, k) {
+					diff = append(diff, k)
+				}
+			}
+		}
+		if len(diff) == 0 {
+			continue
+		}
+		sort.Strings(diff)
+		parts := make([]string, len(diff))
+		for n, k := range diff {
+			v, ok := fams[i][k]
+			if !ok {
+				v = "unset"
+			}
+			parts[n] = k + "=" + strings.Trim(v, `"`)
+		}
+		out[i].Name += " (" + strings.Join(parts, ", ") + ")"
 	}
 	for i := range out {
 		e := &out[i]

@@ -1,10 +1,14 @@
 package results_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -198,5 +202,81 @@ func TestOptionalColumnsDefault(t *testing.T) {
 	}
 	if s.Summary[0].Load != -1 || s.Summary[0].MeanResponse != 3 || !math.IsInf(s.Summary[0].Power, 1) || s.Jobs != nil {
 		t.Errorf("%+v", s.Summary[0])
+	}
+}
+
+// TestExperimentsSplitWorkloads: two sweeps by the same generator on the
+// same machine but with different model parameters (uniform against
+// exponential sizes) are two experiments, not one whose cells pool six
+// "replications" of two different workloads.
+func TestExperimentsSplitWorkloads(t *testing.T) {
+	set := fixture.Build(fixture.Spec{Procs: 16, Jobs: 10, Loads: []float64{0.5, 0.8}, Reps: 2, Pairs: 2, Seed: 1})
+	n := len(set.Summary)
+	for i := range n {
+		r := set.Summary[i]
+		r.Trace = "exp-" + r.Trace
+		set.Summary = append(set.Summary, r)
+	}
+	for _, ti := range slices.Clone(set.Traces) {
+		ti.Name = "exp-" + ti.Name
+		ti.Params = json.RawMessage(`{"procs":16,"sizes":"exponential","load":` + strconv.FormatFloat(ti.Load, 'g', -1, 64) + `}`)
+		set.Traces = append(set.Traces, ti)
+	}
+	exps := set.Experiments()
+	if len(exps) != 2 {
+		t.Fatalf("%d experiments, want 2", len(exps))
+	}
+	for _, e := range exps {
+		if !strings.Contains(e.Name, "sizes=") {
+			t.Errorf("name %q does not say which workload", e.Name)
+		}
+		for _, c := range e.Cells() {
+			if len(c.Rows) != 2 {
+				t.Errorf("%s: cell %v %v pools %d rows, want 2", e.Name, c.Pair, c.Load, len(c.Rows))
+			}
+		}
+	}
+	// Per-point parameters (load, seed, rep...) do not split a sweep.
+	one := fixture.Build(fixture.Spec{Procs: 16, Jobs: 10, Loads: []float64{0.5, 0.8}, Reps: 2, Pairs: 1, Seed: 1})
+	for i := range one.Traces {
+		ti := &one.Traces[i]
+		ti.Params = json.RawMessage(fmt.Sprintf(`{"procs":16,"load":%g,"offered_load":%g,"iat":%d,"rep":%d,"seed":%d}`, ti.Load, ti.Load, i, ti.Rep, i))
+	}
+	if exps := one.Experiments(); len(exps) != 1 || strings.Contains(exps[0].Name, "(") {
+		t.Errorf("one sweep split: %d experiments, %q", len(exps), exps[0].Name)
+	}
+}
+
+// TestSingleLoadReplications: replications at one known load (synth sweep
+// --load 0.7 --reps 4) are pooled into one cell per pair with a Student-t
+// interval, not shown as four unrelated traces without intervals.
+func TestSingleLoadReplications(t *testing.T) {
+	set := fixture.Build(fixture.Spec{Procs: 16, Jobs: 20, Loads: []float64{0.7}, Reps: 4, Pairs: 2, Seed: 3})
+	exps := set.Experiments()
+	if len(exps) != 1 || !exps[0].Sweep() {
+		t.Fatalf("not a sweep: %+v", exps)
+	}
+	cells := exps[0].Cells()
+	if len(cells) != 2 {
+		t.Fatalf("%d cells, want 2", len(cells))
+	}
+	if ci := cells[0].CI("mean_response", 0.95); ci.N != 4 || !ci.Defined() {
+		t.Errorf("CI %+v", ci)
+	}
+}
+
+// TestRelativeToBaselinePairsOnTrace: a cell pooling two traces that both
+// carry rep 1 (two sweeps with different seeds) pairs each trace with the
+// baseline's run of the same trace, not both with whichever baseline row
+// came last.
+func TestRelativeToBaselinePairsOnTrace(t *testing.T) {
+	row := func(trace string, v float64) results.Summary {
+		return results.Summary{Trace: trace, Rep: 1, MeanResponse: v}
+	}
+	base := &results.Cell{Rows: []results.Summary{row("a", 10), row("b", 100)}}
+	x := &results.Cell{Rows: []results.Summary{row("a", 11), row("b", 110)}}
+	ci, err := results.RelativeToBaseline(x, base, "mean_response", 0.95)
+	if err != nil || ci.N != 2 || math.Abs(ci.Mean-0.1) > 1e-12 || math.Abs(ci.HalfWidth) > 1e-12 {
+		t.Errorf("got %+v %v, want 0.1 ± 0 over 2 pairs", ci, err)
 	}
 }
