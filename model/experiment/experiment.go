@@ -40,6 +40,8 @@
 //     the last arrival. Both only affect the summary: jobs.parquet keeps a
 //     row for every replayed job, so that analyses can choose their own
 //     windows. Jobs left out count in `filtered`.
+//   - Traces are told apart by (name, rep): two traces sharing both are
+//     an error.
 //   - Rejected jobs (engine.Jobs: no processor count, unknown run or
 //     submit time, larger than the machine) are never replayed; they count
 //     in `rejected`, and the other jobs still run.
@@ -174,6 +176,18 @@ func Run(traces []*trace.Trace, opt Options) ([]SummaryRow, error) {
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
+	}
+	type key struct {
+		name string
+		rep  int
+	}
+	seen := map[key]*trace.Trace{}
+	for _, t := range traces {
+		k := key{t.Name, t.Provenance.Rep}
+		if o, dup := seen[k]; dup {
+			return nil, fmt.Errorf("traces %s and %s have the same name %q and rep %d: their results could not be told apart", o.Provenance.Source, t.Provenance.Source, t.Name, t.Provenance.Rep)
+		}
+		seen[k] = t
 	}
 	var tasks []task
 	var preps []*prepared

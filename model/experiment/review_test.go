@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -86,5 +87,20 @@ func TestNoSeriesRemovesStaleSeries(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, SeriesFile)); !os.IsNotExist(err) {
 		t.Errorf("stale %s left next to the new results (%v)", SeriesFile, err)
+	}
+}
+
+func TestSameNameTwice(t *testing.T) {
+	// Two traces with one name and rep (the same file given twice, or
+	// a/kth.swf and b/kth.swf) would give result rows nobody can tell apart.
+	a, b := tiny(), tiny()
+	a.Provenance.Source, b.Provenance.Source = "a/tiny.swf", "b/tiny.swf"
+	_, err := Run([]*trace.Trace{a, b}, Options{Allocs: []string{"count"}, Scheds: []string{"fcfs"}})
+	if err == nil || !strings.Contains(err.Error(), `"tiny"`) {
+		t.Errorf("err %v, want one naming the shared trace name", err)
+	}
+	b.Provenance.Rep = 1 // replications of one workload share a name
+	if _, err := Run([]*trace.Trace{a, b}, Options{Allocs: []string{"count"}, Scheds: []string{"fcfs"}}); err != nil {
+		t.Error(err)
 	}
 }
