@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -97,12 +98,14 @@ func runCommand() *cli.Command {
 }
 
 // splitSpecs splits comma-separated policy specs, keeping parameters
-// (pieces with "=" but no ":") with the spec before them.
+// (pieces with "=" but no ":") with the spec before them. A parameter after
+// a spec that has none (no ":") is an error, and so is a flag given with
+// no spec at all: neither silently means something else.
 func splitSpecs(vals []string) ([]string, error) {
 	if len(vals) == 0 {
 		return nil, nil
 	}
-	var out []string
+	out := []string{}
 	for _, v := range vals {
 		for _, piece := range strings.Split(v, ",") {
 			piece = strings.TrimSpace(piece)
@@ -113,11 +116,17 @@ func splitSpecs(vals []string) ([]string, error) {
 				if len(out) == 0 {
 					return nil, fmt.Errorf("policy list %q: parameter %q comes before any policy name", v, piece)
 				}
+				if prev := out[len(out)-1]; !strings.Contains(prev, ":") {
+					return nil, fmt.Errorf("policy list %q: parameter %q follows %q, which has no parameter list (write %s:%s)", v, piece, prev, prev, piece)
+				}
 				out[len(out)-1] += "," + piece
 				continue
 			}
 			out = append(out, piece)
 		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("policy list %q is empty", strings.Join(vals, ","))
 	}
 	return out, nil
 }
@@ -130,6 +139,9 @@ func run(c *cli.Context) error {
 	scheds, err := splitSpecs(c.StringSlice("sched"))
 	if err != nil {
 		return err
+	}
+	if tau := c.Float64("bsld-tau"); !(tau > 0) || math.IsInf(tau, 0) {
+		return fmt.Errorf("--bsld-tau %g: must be a positive number of seconds", tau)
 	}
 	var traces []*trace.Trace
 	for _, path := range c.Args().Slice() {
