@@ -315,11 +315,11 @@ func buildCurves(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 	unit := expUnit(c, e)
 	parts := chunks(expPairs(e), curvePairs)
 	var pages []Page
-	maxReps := 0
+	minReps, maxReps := math.MaxInt, 0
 	for i := range cells {
-		maxReps = max(maxReps, len(cells[i].Rows))
+		minReps, maxReps = min(minReps, len(cells[i].Rows)), max(maxReps, len(cells[i].Rows))
 	}
-	note := fmt.Sprintf("Error bars: %g%% Student-t confidence intervals across %d replications.", c.Level*100, maxReps)
+	note := fmt.Sprintf("Error bars: %g%% Student-t confidence intervals across %s replications.", c.Level*100, repRange(minReps, maxReps))
 	if maxReps < 2 {
 		note = "One replication per load: no confidence intervals."
 	}
@@ -346,6 +346,19 @@ func buildCurves(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 		}
 	}
 	return pages, nil
+}
+
+// repRange is "3", or "1 to 3" when the points have different numbers of
+// replications (a point with one has no interval).
+func repRange(lo, hi int) string {
+	if lo == hi {
+		return strconv.Itoa(hi)
+	}
+	s := fmt.Sprintf("%d to %d", lo, hi)
+	if lo < 2 {
+		s += " (none where only one)"
+	}
+	return s
 }
 
 // dodge is the x shift of the k-th of n curves: ±0.4 of the smallest load

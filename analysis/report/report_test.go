@@ -389,3 +389,31 @@ func TestPagesDrawWithoutPanic(t *testing.T) {
 		c.NextPage()
 	}
 }
+
+// TestCurveNoteUnevenReplications: when the loads have different numbers
+// of replications (one run lost), the curve note says so rather than
+// claiming the largest number for every point.
+func TestCurveNoteUnevenReplications(t *testing.T) {
+	set := fixture.Build(sweepSpec)
+	var kept []results.Summary
+	for _, r := range set.Summary {
+		if r.Load == 0.9 && r.Rep == 2 {
+			continue
+		}
+		kept = append(kept, r)
+	}
+	set.Summary = kept
+	set.Jobs, set.Series = nil, nil
+	_, pages := pagesOf(t, set, Options{})
+	for _, p := range pages {
+		n, ok := p.(Named)
+		if !ok || !strings.HasPrefix(n.FigureName(), "exp1-mean_response-vs-load") {
+			continue
+		}
+		if note := n.Figure().Note; !strings.Contains(note, "across 2 to 3 replications") {
+			t.Errorf("note %q", note)
+		}
+		return
+	}
+	t.Fatal("no mean response curve")
+}

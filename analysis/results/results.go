@@ -249,10 +249,20 @@ func Load(dir string) (*Set, error) {
 			s.Summary[i].Load = -1
 		}
 	}
+	type run struct {
+		trace, machine, alloc, sched string
+		rep                          int64
+	}
+	seen := make(map[run]int, len(s.Summary))
 	for i, r := range s.Summary {
 		if r.Trace == "" || r.Alloc == "" || r.Sched == "" {
 			return nil, fmt.Errorf("%s: row %d: empty trace, alloc or sched", sp, i+1)
 		}
+		k := run{r.Trace, r.Machine, r.Alloc, r.Sched, r.Rep}
+		if j, ok := seen[k]; ok {
+			return nil, fmt.Errorf("%s: row %d: run (trace %s, %s / %s, rep %d) repeats row %d (trace names must be unique within a results set)", sp, i+1, r.Trace, r.Alloc, r.Sched, r.Rep, j)
+		}
+		seen[k] = i + 1
 	}
 	jp := filepath.Join(dir, JobsFile)
 	if _, err := os.Stat(jp); err == nil {

@@ -280,3 +280,19 @@ func TestRelativeToBaselinePairsOnTrace(t *testing.T) {
 		t.Errorf("got %+v %v, want 0.1 ± 0 over 2 pairs", ci, err)
 	}
 }
+
+// TestLoadRejectsDuplicateRuns: two summary rows for the same (trace,
+// machine, alloc, sched, rep), e.g. two result files concatenated, would be
+// pooled as two replications; Load refuses them, naming the rows.
+func TestLoadRejectsDuplicateRuns(t *testing.T) {
+	set := fixture.Build(fixture.Spec{Procs: 8, Jobs: 5, Loads: []float64{0.5, 0.7}, Reps: 2, Pairs: 2, Seed: 1})
+	set.Summary = append(set.Summary, set.Summary[3])
+	dir := t.TempDir()
+	if err := results.WriteDir(dir, set); err != nil {
+		t.Fatal(err)
+	}
+	_, err := results.Load(dir)
+	if err == nil || !strings.Contains(err.Error(), "summary.parquet: row") || !strings.Contains(err.Error(), "repeats row") {
+		t.Errorf("duplicate run: %v", err)
+	}
+}
