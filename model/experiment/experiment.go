@@ -28,7 +28,9 @@
 //     the statistics; power = throughput / mean_wait (seed 001 §4.2),
 //     written as IEEE +Inf when the mean wait is 0.
 //   - sd_response is the sample standard deviation (n − 1 divisor), 0 for
-//     fewer than two jobs.
+//     a single job.
+//   - When filters leave no job to count (jobs = 0), the per-job statistics
+//     (mean_*, sd_response, max_wait) and power are NaN: undefined, not 0.
 //
 // # Filters
 //
@@ -407,9 +409,17 @@ func runTask(tk task, opt Options) *output {
 		sum.MeanQueue = res.QueueArea / makespan
 		sum.Throughput = float64(n) / makespan
 	}
-	if sum.MeanWait > 0 {
+	switch {
+	case n == 0:
+		// No job counted (every one filtered out): the per-job statistics
+		// are undefined, not zero (a mean bounded slowdown of 0 would be
+		// below its floor of 1, a power of +Inf a perfect score).
+		nan := math.NaN()
+		sum.MeanResponse, sum.SDResponse, sum.MeanWait, sum.MeanSlowdown = nan, nan, nan, nan
+		sum.MeanBsld, sum.MeanRun, sum.MaxWait, sum.Power = nan, nan, nan, nan
+	case sum.MeanWait > 0:
 		sum.Power = sum.Throughput / sum.MeanWait
-	} else {
+	default:
 		sum.Power = math.Inf(1)
 	}
 	out.summary = sum

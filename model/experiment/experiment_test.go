@@ -91,13 +91,25 @@ func TestSummaryHandWorked(t *testing.T) {
 	}
 	// Until last arrival, with the partial J5 replayed: the last arrival is
 	// 7 and every job ends after it (J1, J3 at 10, J5 at 14, J2 at 15), so
-	// nothing is counted; power is +Inf for a zero mean wait.
+	// nothing is counted: the per-job statistics are undefined (NaN), not 0;
+	// utilization still covers every replayed job (busy area 40+10+8 = 58)
+	// (a mean bounded slowdown of 0 is impossible).
 	rows, err = Run([]*trace.Trace{tiny()}, Options{Allocs: []string{"count"}, Scheds: []string{"fcfs"}, UntilLastArrival: true, KeepPartial: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := rows[0]; r.Jobs != 0 || r.Filtered != 4 || r.Power != math.Inf(1) {
+	if r := rows[0]; r.Jobs != 0 || r.Filtered != 4 || !math.IsNaN(r.Power) || !math.IsNaN(r.MeanBsld) || !math.IsNaN(r.MeanWait) || r.Throughput != 0 || !near(r.Utilization, 58.0/60) {
 		t.Errorf("until-last-arrival: %+v", r)
+	}
+	// A zero mean wait over counted jobs gives power +Inf (seed 001 §4.2).
+	one := tiny()
+	one.Jobs = one.Jobs[:1]
+	rows, err = Run([]*trace.Trace{one}, Options{Allocs: []string{"count"}, Scheds: []string{"fcfs"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rows[0]; r.Jobs != 1 || r.MeanWait != 0 || r.Power != math.Inf(1) || r.SDResponse != 0 || r.Throughput != 0.1 {
+		t.Errorf("single job: %+v", r)
 	}
 }
 
