@@ -14,7 +14,9 @@
 //     100, normalised R̄ = R̄/R̄_Equipartition, 90% confidence intervals.
 //   - Feitelson et al. / pyss (peers-and-swf §2–3): bounded slowdown
 //     max(1, response / max(run, τ)) with τ = 10 s by default;
-//     evalys fragmentation 1 − Σf²/(Σf)² over free blocks f.
+//     the fragmentation formula 1 − Σf²/(Σf)² of evalys (credited there
+//     to Gehr & Schneider, CCGrid 2009), applied here to free processor
+//     blocks f (see Fragmentation).
 package metrics
 
 import (
@@ -140,10 +142,14 @@ func PctImprovement(r, base float64) float64 { return (base - r) / base * 100 }
 // Normalised is Guha's normalised R̄ = R̄(policy) / R̄(baseline) (B.6).
 func Normalised(r, base float64) float64 { return r / base }
 
-// Fragmentation is evalys's fragmentation of free resources,
-// 1 − Σf² / (Σf)², over the sizes f of the maximal free blocks: 0 when
+// Fragmentation is 1 − Σf² / (Σf)² over the sizes f of the maximal blocks
+// of contiguous free processors at one instant: 0 when
 // all free processors form one block, approaching 1 when they are
-// scattered in many small blocks. It is 0 when nothing is free.
+// scattered in many small blocks. It is 0 when nothing is free. The
+// formula is evalys's (metrics.fragmentation), but evalys applies it per
+// processor to the lengths of its free time gaps; here it is spatial, over
+// the machine's free blocks, which is what a contiguous allocator
+// suffers from. (Chu §3.3 discusses fragmentation only qualitatively.)
 func Fragmentation(free []int64) float64 {
 	var s, s2 float64
 	for _, f := range free {

@@ -41,7 +41,7 @@ type allocMetric struct {
 
 var allocMetrics = []allocMetric{
 	{"fragmentation", "fragmentation of free processors", "time-averaged fragmentation 1 - sum f^2/(sum f)^2",
-		"Fragmentation of the free processors into maximal free blocks f (evalys), averaged over time; 0 = one free block."},
+		"Fragmentation 1 - sum f^2/(sum f)^2 of the free processors into maximal contiguous free blocks f (evalys's formula, applied over processors), averaged over time; 0 = one free block."},
 	{"dispersion", "allocation dispersion", "mean contiguous blocks per job",
 		"Number of maximal contiguous processor blocks a job's allocation is made of, averaged over jobs; 1 = contiguous."},
 }
