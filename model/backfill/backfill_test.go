@@ -182,6 +182,34 @@ var golden = []struct {
 		easy:         "J1@0 J2@0 J3@0 J4@10 J5@2 ",
 		conservative: "J1@0 J2@0 J3@0 J4@10 J5@2 ",
 	},
+	{
+		// Compression never delays a job beyond its reservation.
+		//
+		// Conservative. t=0: J1 (6, estimated 10, runs 1) and J2 (4, till
+		// 4) start. t=0.5: J3 (8 procs, 5 s) is reserved at 10 on [10,15);
+		// J4 (4 procs, 6 s) fits in [4,10) before it: reserved at 4. t=1:
+		// J1 ends 9 s early; compression in queue order, each job moving to
+		// its earliest slot among the others' reservations: J3 finds 6
+		// free on [1,4) and 10-4 = 6 on [4,10) (J4's reservation), so it
+		// stays at 10; J4 fits now on [1,7): starts at 1. t=4: J2 ends,
+		// compression again: J3 needs 8, 6 free until J4 ends at 7: J3
+		// starts at 7. (Recomputing every reservation from scratch instead
+		// would put J3 at 4, ahead of J4's reservation, and push J4 to 9,
+		// beyond the reservation it was given at 0.5.)
+		//
+		// EASY. t=0.5: head J3, shadow 10, extra 2: J4 (4) nothing free.
+		// t=1: 6 free, shadow 4 (J2's end), extra 2: J4 (ends 7 > 4, 4 > 2)
+		// may not backfill. t=4: J3 starts (till 9); t=9: J4.
+		name: "compression-keeps-reservations",
+		rows: []row{
+			{1, 0, 6, 1, 10},
+			{2, 0, 4, 4, 4},
+			{3, 0.5, 8, 5, 5},
+			{4, 0.5, 4, 6, 6},
+		},
+		easy:         "J1@0 J2@0 J3@4 J4@9 ",
+		conservative: "J1@0 J2@0 J3@7 J4@1 ",
+	},
 }
 
 func TestGolden(t *testing.T) {
