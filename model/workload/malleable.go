@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/trace"
+	"gonum.org/v1/gonum/mathext"
 )
 
 // Efficiency distributions (flag --eff-dist; Guha 1995 §3.2).
@@ -31,8 +32,13 @@ const (
 //     β = (P·ε − 100)/(100 − ε) follows from ε and P (Dowdy's execution-rate
 //     model, §2); with Perfect, ε = 100 and β = ∞ (γ = p).
 //   - Parallelism cap N_i (§7.5, optional): geometric on 1, 2, ... with
-//     mean CapMean, values above P redrawn (bounded geometric); so the
-//     observed mean is below CapMean, as the thesis notes.
+//     mean CapMean, values above P redrawn (bounded geometric; drawn by
+//     inverting the truncated cdf, which is the same distribution); so the
+//     observed mean is below CapMean, as the thesis notes. Its pmf
+//     decreases on 1..P, so the observed mean is also below (P+1)/2 (the
+//     uniform limit as CapMean → ∞): the thesis's N̄ ≈ 73 on P = 100
+//     cannot come from this reading (its support or form is not stated;
+//     N̄ ≈ 25 and 45 can).
 //   - Arrivals: Poisson. With a target load ρ, 1/λ = W̄/(P·ρ), the
 //     thesis's utilisation under perfect efficiency (its Appendix gives
 //     33.33, 20.00, 14.29, 11.11 for 30–90%). Under imperfect efficiency the
@@ -42,7 +48,11 @@ const (
 // Job fields: Work = W, Efficiency = ε (percent; 100 when perfect),
 // MaxParallelism = N_i (−1 without a cap), and, for rigid replay, ReqProcs
 // = AllocProcs = N_i (or P without a cap) and Run = ReqTime = T(ReqProcs)
-// = W(β + p)/((1 + β)p) (W/p when perfect).
+// = W(β + p)/((1 + β)p) (W/p when perfect). Replayed as rigid jobs, a job
+// occupies p·T(p) = W(β + p)/(1 + β) ≥ W processor-time, so with imperfect
+// efficiency the rigid offered load exceeds ρ (ρ·E[100/ε] without a cap:
+// 4.7 at ρ = 0.9 with ε uniform on 1..99); the trace carries a warning
+// when the realised rigid load reaches 1.
 type MalleableSpec struct {
 	Procs    int     // P, processors (the thesis uses 100)
 	WorkMean float64 // W̄ (1000 in the thesis)
@@ -136,8 +146,17 @@ func (s *MalleableSpec) check() (work sampler, iat float64, err error) {
 				if s.EffMin == s.EffMax {
 					return sampler{}, 0, fmt.Errorf("eff %d-%d: the Beta distribution needs ε_min < ε_max (or give p and q)", s.EffMin, s.EffMax)
 				}
-			} else if !(s.BetaP > 0 && s.BetaQ > 0) {
-				return sampler{}, 0, fmt.Errorf("beta p=%g q=%g must both be positive", s.BetaP, s.BetaQ)
+			} else if !(s.BetaP > 0 && s.BetaQ > 0) || math.IsInf(s.BetaP, 0) || math.IsInf(s.BetaQ, 0) {
+				return sampler{}, 0, fmt.Errorf("beta p=%g q=%g must both be positive and finite", s.BetaP, s.BetaQ)
+			}
+			bp, bq := s.BetaP, s.BetaQ
+			if bp == 0 && bq == 0 {
+				bp, bq = BetaFromRange(float64(s.EffMin), float64(s.EffMax))
+			}
+			// draws outside [100/P, 100) are redrawn: refuse a Beta with
+			// (almost) no mass there rather than loop (nearly) forever
+			if acc := 1 - mathext.RegIncBeta(bp, bq, 1/float64(s.Procs)); !(acc >= 1e-3) {
+				return sampler{}, 0, fmt.Errorf("beta p=%g q=%g: only %.3g of its draws fall in [100/P, 100) = [%.4g, 100); want at least 0.001", bp, bq, acc, 100/float64(s.Procs))
 			}
 		default:
 			return sampler{}, 0, fmt.Errorf("eff-dist %q: unknown (want uniform or beta)", s.EffDist)
@@ -155,6 +174,21 @@ func (s *MalleableSpec) check() (work sampler, iat float64, err error) {
 		iat = s.WorkMean / (float64(s.Procs) * s.Load)
 	}
 	return work, iat, nil
+}
+
+// boundedGeometric returns the geometric variate on 1, 2, ... with success
+// probability p (mean 1/p) conditioned on being ≤ limit, by inversion
+// of the truncated cdf (1 − q^k)/(1 − q^limit), q = 1 − p, from one uniform u in
+// [0, 1). The distribution is that of Guha's "regenerate until ≤ P"
+// (§7.5), without the rejection loop that never ends when 1/p ≫ limit.
+func boundedGeometric(u, p float64, limit int) int {
+	if p >= 1 {
+		return 1
+	}
+	lq := math.Log1p(-p)                        // log q < 0
+	v := u * -math.Expm1(float64(limit)*lq)     // u·(1 − q^limit)
+	k := 1 + int(math.Floor(math.Log1p(-v)/lq)) // smallest k with q^k < 1 − v
+	return min(max(k, 1), limit)
 }
 
 // GenerateMalleable draws the trace of s.
@@ -178,6 +212,7 @@ func GenerateMalleable(s MalleableSpec) (*trace.Trace, error) {
 	rc := newStream(s.Seed, streamCap)
 	epsLo := 100 / float64(s.Procs)
 	jobs := make([]trace.Job, 0, a.capacity(iat))
+	var rigidWork float64 // Σ ReqProcs·Run
 	for id := int64(1); ; id++ {
 		if s.Jobs > 0 && len(jobs) == s.Jobs {
 			break
@@ -203,19 +238,8 @@ func GenerateMalleable(s MalleableSpec) (*trace.Trace, error) {
 		p := s.Procs
 		capN := int64(-1)
 		if geomP > 0 {
-			for {
-				var k int
-				if geomP >= 1 {
-					k = 1
-				} else {
-					u := 1 - rc.Float64() // (0, 1]
-					k = 1 + int(math.Floor(math.Log(u)/math.Log1p(-geomP)))
-				}
-				if k >= 1 && k <= s.Procs {
-					capN, p = int64(k), k
-					break
-				}
-			}
+			k := boundedGeometric(rc.Float64(), geomP, s.Procs)
+			capN, p = int64(k), k
 		}
 		j := trace.NewJob(id)
 		j.Submit = t
@@ -224,6 +248,7 @@ func GenerateMalleable(s MalleableSpec) (*trace.Trace, error) {
 		j.Run = RunTime(w, Beta(eps, s.Procs), p)
 		j.ReqTime = j.Run
 		j.Status = 1
+		rigidWork += float64(j.ReqProcs) * j.Run
 		jobs = append(jobs, j)
 	}
 	dist := or(s.EffDist, EffUniform)
@@ -260,6 +285,13 @@ func GenerateMalleable(s MalleableSpec) (*trace.Trace, error) {
 		},
 		Jobs:     jobs,
 		Warnings: loadWarning(max(load, s.WorkMean/(float64(s.Procs)*iat))),
+	}
+	if n := len(jobs); n > 0 && !s.Perfect {
+		// Replayed as rigid jobs, each occupies ReqProcs for T(ReqProcs),
+		// i.e. W(β+p)/(1+β) ≥ W processor-time: more than Guha's load.
+		if rl := rigidWork / (float64(s.Procs) * jobs[n-1].Submit); rl >= 1 && len(tr.Warnings) == 0 {
+			tr.Warnings = append(tr.Warnings, fmt.Sprintf("replayed as rigid jobs (ReqProcs, Run = T(ReqProcs)) this trace offers load %.3g ≥ 1 (imperfect efficiency: N·T(N) > W); Guha's load %g is the utilisation under perfect efficiency", rl, s.WorkMean/(float64(s.Procs)*iat)))
+		}
 	}
 	tr.Header = header(tr, int64(s.Procs), "abstract time units")
 	return tr, nil

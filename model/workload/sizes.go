@@ -112,12 +112,14 @@ func prevBound(b []int, i int) int {
 }
 
 // expPMF is the exponential with the given mean discretised to 1..max:
-// P[k] ∝ e^{−(k−1)/m} − e^{−k/m}, i.e. ⌈X⌉ for X ~ Exp(m) conditioned on
-// ⌈X⌉ ≤ max (values above max are redrawn).
+// P[k] ∝ e^{−(k−1)/m} − e^{−k/m} = e^{−(k−1)/m}(1 − e^{−1/m}), i.e. ⌈X⌉ for
+// X ~ Exp(m) conditioned on ⌈X⌉ ≤ max (values above max are redrawn). The
+// constant factor 1 − e^{−1/m} cancels in the normalisation and is left
+// out, so that a huge m gives the uniform limit instead of 0/0.
 func expPMF(max int, mean float64) []float64 {
 	pmf := make([]float64, max)
 	for k := 1; k <= max; k++ {
-		pmf[k-1] = math.Exp(-float64(k-1)/mean) - math.Exp(-float64(k)/mean)
+		pmf[k-1] = math.Exp(-float64(k-1) / mean)
 	}
 	return pmf
 }
@@ -169,8 +171,8 @@ func newSizeModel(m policy.Machine, s SizeSpec) (*sizeModel, error) {
 	if s.Max < 0 {
 		return nil, fmt.Errorf("size-max %d must be positive", s.Max)
 	}
-	if s.Mean < 0 || math.IsNaN(s.Mean) {
-		return nil, fmt.Errorf("size-mean %g must be positive", s.Mean)
+	if s.Mean < 0 || math.IsNaN(s.Mean) || math.IsInf(s.Mean, 0) {
+		return nil, fmt.Errorf("size-mean %g must be positive and finite", s.Mean)
 	}
 	sm := &sizeModel{kind: m.Kind}
 	side := func(limit int, what string) (int, error) {
