@@ -130,8 +130,48 @@ func traceName(path string) string {
 	return b
 }
 
-// write writes t to path and reports it.
+// isSWF reports whether path names an SWF (plain or gzipped) file.
+func isSWF(path string) bool {
+	f := trace.FormatOf(path)
+	return f == trace.FormatSWF || f == trace.FormatSWFGzip
+}
+
+// swfLoss says what of t an SWF file cannot carry: the extra columns the
+// model fills (mesh shapes, malleable fields), and the machine, load and
+// rep, which SWF keeps only as header notes, so that a trace read back
+// from it has none of them.
+func swfLoss(t *trace.Trace) string {
+	var mesh, mall bool
+	for i := range t.Jobs {
+		j := &t.Jobs[i]
+		mesh = mesh || j.ReqWidth >= 0 || j.ReqHeight >= 0
+		mall = mall || j.Work >= 0 || j.Efficiency >= 0 || j.MaxParallelism >= 0
+	}
+	var cols []string
+	if mesh {
+		cols = append(cols, "req_width and req_height (mesh shapes)")
+	}
+	if mall {
+		cols = append(cols, "work, efficiency and max_parallelism (malleable fields)")
+	}
+	msg := "SWF has no place for the machine, load and rep (kept only as header notes, not read back)"
+	if len(cols) > 0 {
+		msg = "SWF has no columns for " + strings.Join(cols, " or ") + ", and no place for the machine, load and rep (kept only as header notes, not read back)"
+	}
+	return msg + "; write .parquet to keep them"
+}
+
+// write writes t to path and reports it, with a warning of what SWF
+// output loses.
 func write(path string, t *trace.Trace) error {
+	if isSWF(path) {
+		fmt.Fprintln(os.Stderr, "warning:", path+":", swfLoss(t))
+	}
+	return writeQuiet(path, t)
+}
+
+// writeQuiet is write without the SWF warning.
+func writeQuiet(path string, t *trace.Trace) error {
 	for _, w := range t.Warnings {
 		fmt.Fprintln(os.Stderr, "warning:", w)
 	}
@@ -250,7 +290,14 @@ func sweepCommand() *cli.Command {
 				return err
 			}
 			sw := workload.Sweep{Loads: loads, Reps: c.Int("reps"), Seed: c.Int64("seed"), CRN: c.Bool("crn")}
-			emit := func(t *trace.Trace) error { return write(filepath.Join(dir, t.Name+ext), t) }
+			warned := false
+			emit := func(t *trace.Trace) error {
+				if isSWF(ext) && !warned {
+					warned = true
+					fmt.Fprintln(os.Stderr, "warning: --format "+c.String("format")+": replay and report will not group these files by load and replication:", swfLoss(t))
+				}
+				return writeQuiet(filepath.Join(dir, t.Name+ext), t)
+			}
 			switch c.String("model") {
 			case "workload":
 				s, err := workloadSpec(c)

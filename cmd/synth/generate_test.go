@@ -104,3 +104,99 @@ func TestSweepCommand(t *testing.T) {
 		t.Errorf("%d files in the sweep directory, want 4", len(entries))
 	}
 }
+
+// captureStderr runs f with os.Stderr redirected and returns what it wrote.
+func captureStderr(t *testing.T, f func() error) (string, error) {
+	t.Helper()
+	tmp, err := os.CreateTemp(t.TempDir(), "stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := os.Stderr
+	os.Stderr = tmp
+	ferr := f()
+	os.Stderr = old
+	tmp.Close()
+	b, _ := os.ReadFile(tmp.Name())
+	return string(b), ferr
+}
+
+// SWF has no columns for the mesh shape, the malleable fields, or the
+// load, rep and machine of a trace: read back, they are gone (the header
+// keeps them only as Note text). Writing a synthetic trace as SWF says so.
+func TestSWFLossWarnings(t *testing.T) {
+	dir := t.TempDir()
+	swf := filepath.Join(dir, "m.swf")
+	msg, err := captureStderr(t, func() error {
+		return runSynth("workload", "--machine", "mesh:16x16", "--load", "0.5", "--jobs", "50", "-o", swf)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := trace.ReadFile(swf, trace.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Jobs[0].ReqWidth != -1 || back.Provenance.Load != -1 {
+		t.Fatalf("SWF kept width %d, load %v: update this test and the warning", back.Jobs[0].ReqWidth, back.Provenance.Load)
+	}
+	if !strings.Contains(msg, "warning") || !strings.Contains(msg, "req_width") || !strings.Contains(msg, "load") {
+		t.Errorf("mesh trace to SWF: stderr %q, want a warning naming req_width and load", msg)
+	}
+	msg, err = captureStderr(t, func() error {
+		return runSynth("malleable", "--load", "0.5", "--jobs", "50", "--perfect", "-o", filepath.Join(dir, "g.swf"))
+	})
+	if err != nil || !strings.Contains(msg, "work") || !strings.Contains(msg, "efficiency") {
+		t.Errorf("malleable trace to SWF: %v, stderr %q", err, msg)
+	}
+	msg, err = captureStderr(t, func() error {
+		return runSynth("sweep", "--load", "0.5", "--reps", "2", "--jobs", "50", "--format", "swf", "-o", filepath.Join(dir, "sw"))
+	})
+	if err != nil || strings.Count(msg, "rep") == 0 || strings.Count(msg, "warning") != 1 {
+		t.Errorf("sweep to SWF: %v, stderr %q (want one warning about load and rep)", err, msg)
+	}
+	// Parquet keeps everything: no warning.
+	msg, err = captureStderr(t, func() error {
+		return runSynth("workload", "--machine", "mesh:16x16", "--load", "0.5", "--jobs", "50", "-o", filepath.Join(dir, "m.parquet"))
+	})
+	if err != nil || msg != "" {
+		t.Errorf("parquet: %v, stderr %q", err, msg)
+	}
+}
+
+// The go:generate line of traces/gen.go, run through this CLI, writes the
+// embedded flat traces byte for byte (traces.TestRegenerate checks the
+// in-process spec; this checks the command `go generate ./traces` runs).
+func TestGoGenerateTraces(t *testing.T) {
+	src, err := os.ReadFile("../../traces/gen.go")
+	if err != nil {
+		t.Skip("traces/gen.go not found")
+	}
+	var args []string
+	for _, line := range strings.Split(string(src), "\n") {
+		if rest, ok := strings.CutPrefix(line, "//go:generate go run ../cmd/synth "); ok {
+			args = strings.Fields(rest)
+		}
+	}
+	if len(args) < 2 || args[len(args)-2] != "-o" {
+		t.Fatalf("no go:generate synth line ending in -o DIR in traces/gen.go: %q", args)
+	}
+	want := filepath.Join("../../traces", args[len(args)-1])
+	out := filepath.Join(t.TempDir(), "out")
+	args[len(args)-1] = out
+	if _, err := captureStderr(t, func() error { return runSynth(args...) }); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := filepath.Glob(filepath.Join(out, "*"))
+	ref, _ := filepath.Glob(filepath.Join(want, "*.parquet"))
+	if len(got) == 0 || len(got) != len(ref) {
+		t.Fatalf("go:generate wrote %d files, %s holds %d", len(got), want, len(ref))
+	}
+	for _, r := range ref {
+		a, _ := os.ReadFile(r)
+		b, err := os.ReadFile(filepath.Join(out, filepath.Base(r)))
+		if err != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s: go:generate output differs from the embedded file (%v)", filepath.Base(r), err)
+		}
+	}
+}
