@@ -1,10 +1,12 @@
 package report
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -184,6 +186,7 @@ func (cmp *Comparison) Pages() []Page {
 		{"Rows only in B", strconv.Itoa(cmp.OnlyB)},
 		{"Confidence level", fmt.Sprintf("%g%%", cmp.Level*100)},
 	}
+	lines = append(lines, optionDiff(cmp.A.Options, cmp.B.Options)...)
 	pages := []Page{&TextPage{Title: "schedlab comparison", Subtitle: "Differences B - A, matched on trace, machine, alloc, sched and rep", Lines: lines}}
 	var pairs []results.Pair
 	seen := map[results.Pair]bool{}
@@ -219,6 +222,16 @@ func (cmp *Comparison) Pages() []Page {
 			if len(exps) > 1 || exp != "" {
 				title = ": " + exp
 			}
+			var loads []float64
+			for _, ds := range byPair {
+				for _, d := range ds {
+					if !slices.Contains(loads, d.Load) {
+						loads = append(loads, d.Load)
+					}
+				}
+			}
+			slices.Sort(loads)
+			pseudo := &results.Experiment{Loads: loads}
 			parts := chunks(expPairs, curvePairs)
 			for pi, part := range parts {
 				p := plot.New(fmt.Sprintf("Relative change in %s, B vs A%s%s", m.Name, title, partSuffix(pi, len(parts))), "offered load", "100 (B - A) / A (%)")
@@ -234,9 +247,10 @@ func (cmp *Comparison) Pages() []Page {
 						xs, ys, hw = append(xs, d.Load), append(ys, 100*d.Rel.Mean), append(hw, 100*d.Rel.HalfWidth)
 					}
 					allM, allH = append(allM, ys...), append(allH, hw...)
-					fig.Legend = append(fig.Legend, plot.Curve(p, pair.String(), plot.StyleOf(indexOf(pairs, pair)), xs, ys, hw, 0.004*(float64(i)-float64(len(part)-1)/2)))
+					fig.Legend = append(fig.Legend, plot.Curve(p, pair.String(), plot.StyleOf(indexOf(pairs, pair)), xs, ys, hw, dodge(pseudo, i, len(part))))
 				}
 				setYRange(p, fig, allM, allH, false)
+				loadTicks(p, pseudo)
 				pages = append(pages, &FigurePage{Fig: fig})
 			}
 		}
@@ -245,6 +259,43 @@ func (cmp *Comparison) Pages() []Page {
 		pages = append(pages, TablePages(t)...)
 	}
 	return pages
+}
+
+// optionDiff lists the replay options (schedlab.options) whose values
+// differ between A and B, as "option: A → B" lines, or says they are the
+// same: what changed between the runs, besides the code.
+func optionDiff(a, b json.RawMessage) [][2]string {
+	var ma, mb map[string]any
+	if json.Unmarshal(a, &ma) != nil || json.Unmarshal(b, &mb) != nil {
+		return [][2]string{{"Replay options", "not recorded in both sets"}}
+	}
+	var keys []string
+	for k := range ma {
+		keys = append(keys, k)
+	}
+	for k := range mb {
+		if _, ok := ma[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	var out [][2]string
+	for _, k := range keys {
+		va, _ := json.Marshal(ma[k])
+		vb, _ := json.Marshal(mb[k])
+		if string(va) == string(vb) {
+			continue
+		}
+		label := ""
+		if len(out) == 0 {
+			label = "Options A -> B"
+		}
+		out = append(out, [2]string{label, fmt.Sprintf("%s: %s -> %s", k, va, vb)})
+	}
+	if len(out) == 0 {
+		return [][2]string{{"Replay options", "the same in A and B"}}
+	}
+	return out
 }
 
 func indexOf(ps []results.Pair, p results.Pair) int {

@@ -128,3 +128,24 @@ func TestCompareKeepsWorkloadsApart(t *testing.T) {
 		}
 	}
 }
+
+// TestOptionDiff: the comparison's title page says which replay options
+// changed between A and B.
+func TestOptionDiff(t *testing.T) {
+	got := optionDiff(json.RawMessage(`{"warmup":0,"bsld_tau":10,"check":false}`), json.RawMessage(`{"warmup":50,"bsld_tau":10,"filters":["x"]}`))
+	want := [][2]string{{"Options A -> B", "check: false -> null"}, {"", `filters: null -> ["x"]`}, {"", "warmup: 0 -> 50"}}
+	if len(got) != len(want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("line %d: %q, want %q", i, got[i], want[i])
+		}
+	}
+	if got := optionDiff(json.RawMessage(`{"a":1}`), json.RawMessage(`{"a":1}`)); len(got) != 1 || got[0][1] != "the same in A and B" {
+		t.Errorf("same options: %q", got)
+	}
+	if got := optionDiff(nil, json.RawMessage(`{"a":1}`)); len(got) != 1 || !strings.Contains(got[0][1], "not recorded") {
+		t.Errorf("missing options: %q", got)
+	}
+}

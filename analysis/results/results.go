@@ -587,6 +587,9 @@ func (s *Set) Experiments() []Experiment {
 			if !ok {
 				v = "unset"
 			}
+			if f, err := strconv.ParseFloat(v, 64); err == nil {
+				v = strconv.FormatFloat(f, 'g', 4, 64)
+			}
 			parts[n] = k + "=" + strings.Trim(v, `"`)
 		}
 		out[i].Name += " (" + strings.Join(parts, ", ") + ")"
