@@ -527,6 +527,15 @@ func newSink(opt Options, preps []*prepared) *sink {
 	}
 	o := optionsJSON{Machine: opt.Machine, Allocs: opt.Allocs, Scheds: opt.Scheds, Estimates: opt.Estimates,
 		BsldTau: opt.BsldTau, Warmup: opt.Warmup, UntilLastArrival: opt.UntilLastArrival, Check: opt.Check, Filters: filters}
+	// In result order (name, rep), whatever the order of the inputs.
+	preps = append([]*prepared(nil), preps...)
+	sort.SliceStable(preps, func(a, b int) bool {
+		x, y := preps[a].t, preps[b].t
+		if x.Name != y.Name {
+			return x.Name < y.Name
+		}
+		return x.Provenance.Rep < y.Provenance.Rep
+	})
 	var ts []traceJSON
 	for _, p := range preps {
 		pv := p.t.Provenance

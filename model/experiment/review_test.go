@@ -104,3 +104,24 @@ func TestSameNameTwice(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestInputOrderDoesNotMatter(t *testing.T) {
+	// Results are sorted by trace name: the order in which traces are
+	// given must not change a byte, metadata included.
+	a, b := synthetic("a", 200, 1), synthetic("b", 150, 2)
+	var files [][]byte
+	for _, order := range [][]*trace.Trace{{a, b}, {b, a}} {
+		dir := t.TempDir()
+		if _, err := Run(order, Options{Out: dir, Allocs: []string{"count"}, Scheds: []string{"fcfs", "easy"}}); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.ReadFile(filepath.Join(dir, SummaryFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	if !bytes.Equal(files[0], files[1]) {
+		t.Errorf("%s depends on the order of the traces", SummaryFile)
+	}
+}
