@@ -329,10 +329,14 @@ func buildCurves(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 			p := plot.New(fmt.Sprintf("%s vs offered load: %s%s", capitalize(m.Name), e.Name, partSuffix(pi, len(parts))), "offered load", m.AxisLabel(unit))
 			fig := &plot.Figure{Name: fmt.Sprintf("exp%d-%s-vs-load-%d", idx, col, pi+1), Plot: p, Note: note}
 			var allM, allH []float64
+			undrawn := 0
 			for k, pair := range part {
 				var xs, ys, hw []float64
 				for _, cell := range byPair[pair] {
 					ci := cell.CI(col, c.Level)
+					if math.IsInf(ci.Mean, 0) || math.IsNaN(ci.Mean) {
+						undrawn++
+					}
 					xs = append(xs, cell.Load)
 					ys = append(ys, ci.Mean)
 					hw = append(hw, ci.HalfWidth)
@@ -342,6 +346,9 @@ func buildCurves(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 			}
 			setYRange(p, fig, allM, allH, true)
 			loadTicks(p, e)
+			if undrawn > 0 {
+				fig.Note += fmt.Sprintf(" %d point(s) with an infinite or undefined mean are not drawn (power is +Inf when no job waited in a replication).", undrawn)
+			}
 			pages = append(pages, &FigurePage{Fig: fig})
 		}
 	}

@@ -417,3 +417,25 @@ func TestCurveNoteUnevenReplications(t *testing.T) {
 	}
 	t.Fatal("no mean response curve")
 }
+
+// TestCurveNoteUndrawnPoints: a point whose mean is +Inf (power when no
+// job waited) cannot be drawn; the figure note says how many are missing.
+func TestCurveNoteUndrawnPoints(t *testing.T) {
+	set := fixture.Build(sweepSpec)
+	set.Jobs, set.Series = nil, nil
+	for i := range set.Summary {
+		if set.Summary[i].Load == 0.3 && set.Summary[i].Rep == 0 {
+			set.Summary[i].Power = math.Inf(1)
+		}
+	}
+	_, pages := pagesOf(t, set, Options{})
+	for _, p := range pages {
+		if n, ok := p.(Named); ok && strings.HasPrefix(n.FigureName(), "exp1-power-vs-load") {
+			if note := n.Figure().Note; !strings.Contains(note, "5 point(s) with an infinite") {
+				t.Errorf("note %q", note)
+			}
+			return
+		}
+	}
+	t.Fatal("no power curve")
+}
