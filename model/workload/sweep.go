@@ -32,14 +32,14 @@ func ParseLoads(s string) ([]float64, error) {
 	bad := func(why string) ([]float64, error) {
 		return nil, fmt.Errorf("load %q: %s", s, why)
 	}
+	round := func(f float64) float64 { return math.Round(f*1e9) / 1e9 }
 	num := func(v string) (float64, error) {
 		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil || !(f > 0) || math.IsInf(f, 0) {
-			return 0, fmt.Errorf("load %q: %q is not a positive number", s, v)
+		if err != nil || !(round(f) > 0) || math.IsInf(f, 0) {
+			return 0, fmt.Errorf("load %q: %q is not a positive number (loads are rounded to 1e-9)", s, v)
 		}
 		return f, nil
 	}
-	round := func(f float64) float64 { return math.Round(f*1e9) / 1e9 }
 	if parts := strings.Split(s, ":"); len(parts) == 3 {
 		lo, err := num(parts[0])
 		if err != nil {

@@ -16,7 +16,7 @@ func TestParseLoads(t *testing.T) {
 	if err != nil || len(got) != 2 || got[1] != 0.5 {
 		t.Fatalf("0.3,0.5 = %v, %v", got, err)
 	}
-	for _, bad := range []string{"", "a", "0.9:0.1:0.1", "0.1:0.9", "-0.5", "0.1:0.9:0"} {
+	for _, bad := range []string{"", "a", "0.9:0.1:0.1", "0.1:0.9", "-0.5", "0.1:0.9:0", "1e-10", "1e-10:0.1:0.05"} {
 		if _, err := ParseLoads(bad); err == nil {
 			t.Errorf("ParseLoads(%q) accepted", bad)
 		}
