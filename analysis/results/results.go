@@ -458,10 +458,12 @@ func contains(xs []string, x string) bool {
 }
 
 // Experiment is a group of traces replayed on the same machine and made by
-// the same generator: a load sweep when the traces carry distinct known
-// loads, a set of independent traces otherwise.
+// the same generator with the same model parameters (they differ only in
+// load, replication and seeds): a load sweep when every trace's load is
+// known and there are two or more loads or replications, a set of
+// independent traces otherwise.
 type Experiment struct {
-	Name      string    // "machine, generator"
+	Name      string    // "machine, generator", plus "(param=value, ...)" when needed to tell experiments apart
 	Machine   string    // machine spec
 	Generator string    // generator from the provenance ("" when unknown)
 	Traces    []string  // trace names, sorted
