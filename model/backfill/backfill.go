@@ -266,6 +266,11 @@ type Conservative struct {
 	base  profile // running jobs and the reservations already re-placed
 	full  profile // base plus the reservations not yet re-placed
 	dirty bool    // a job arrived or finished since the last pass
+	// full still describes the schedule after the last pass, and no job
+	// has since finished before the end of its place in it: the next pass
+	// need not compress (see quick).
+	valid   bool
+	noQuick bool // tests: always compress
 }
 
 // NewConservative returns a conservative backfilling scheduler.
@@ -284,10 +289,15 @@ func (s *Conservative) Submit(j *policy.Job) {
 	s.dirty = true
 }
 
-// Finished forgets j.
+// Finished forgets j. A job that ends before the end of its place in the
+// profile (earlier than estimated, or a zero-length job, which holds its
+// start instant) frees room: the next pass compresses.
 func (s *Conservative) Finished(j *policy.Job) {
 	s.run.remove(j)
 	s.dirty = true
+	if j.End < max(estEnd(j), math.Nextafter(j.Start, math.Inf(1))) {
+		s.valid = false
+	}
 }
 
 // Waiting is the queue length.
@@ -301,6 +311,10 @@ func (s *Conservative) Schedule(sys policy.System) {
 		return
 	}
 	s.dirty = false
+	if s.quick(sys) {
+		return
+	}
+	s.valid = !s.noQuick
 	al := sys.Allocator()
 	waiting := s.q.jobs()
 	now := sys.Now()
@@ -338,6 +352,11 @@ func (s *Conservative) Schedule(sys policy.System) {
 			// the jobs behind give way.
 			t = base.earliest(j.Procs, j.Estimate, now)
 		}
+		if ok && t != old {
+			// A job moved: the jobs ahead of it, already placed, may
+			// now find an earlier slot. The next pass compresses again.
+			s.valid = false
+		}
 		if t == now && al.Free() >= j.Procs {
 			if sys.Start(j) {
 				s.run.add(j)
@@ -350,6 +369,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 			// them (fragmentation): defer the reservation to the next
 			// time processors are released.
 			t = base.earliest(j.Procs, j.Estimate, math.Nextafter(now, math.Inf(1)))
+			s.valid = false
 		}
 		if !math.IsInf(t, 1) {
 			base.reserve(t, j.Estimate, j.Procs)
@@ -360,6 +380,70 @@ func (s *Conservative) Schedule(sys policy.System) {
 	if started {
 		s.q.removeStarted()
 	}
+}
+
+// quick is a pass without compression, for when nothing has freed room
+// since the last pass (only arrivals, and completions at their estimated
+// ends): the reservations held are then still the earliest possible, the
+// profile full of the last pass still holds for the future, the jobs
+// whose reservation is now start, and the new jobs take their slots behind
+// all the others. It reports false, having changed nothing but perhaps
+// started some jobs, when a full pass is needed (room freed, a
+// reservation in the past, or a start the allocator refuses).
+func (s *Conservative) quick(sys policy.System) bool {
+	if !s.valid {
+		return false
+	}
+	now := sys.Now()
+	waiting := s.q.jobs()
+	for _, j := range waiting {
+		if j.Mark != noRes && resOf(j) < now {
+			s.valid = false // a job that should have started: compress
+			return false
+		}
+	}
+	full, al := &s.full, sys.Allocator()
+	full.advance(now)
+	ok, started := true, false
+	for _, j := range waiting {
+		if j.Mark != noRes {
+			if resOf(j) == now {
+				if al.Free() < j.Procs || !sys.Start(j) {
+					ok = false
+					break
+				}
+				started = true
+				s.run.add(j)
+				if j.Alloc.Procs() != j.Procs {
+					ok = false // the profile holds j.Procs
+					break
+				}
+			}
+			continue
+		}
+		t := full.earliest(j.Procs, j.Estimate, now)
+		if t == now {
+			if al.Free() < j.Procs || !sys.Start(j) {
+				ok = false
+				break
+			}
+			started = true
+			s.run.add(j)
+			full.reserve(now, j.Estimate, j.Alloc.Procs())
+			continue
+		}
+		if !math.IsInf(t, 1) {
+			full.reserve(t, j.Estimate, j.Procs)
+		}
+		j.Mark = int64(math.Float64bits(t))
+	}
+	if started {
+		s.q.removeStarted()
+	}
+	if !ok {
+		s.valid = false
+	}
+	return ok
 }
 
 // profile is a step function of free processors over time: seg[i].free
@@ -378,7 +462,13 @@ func (p *profile) reset(now float64, free int) {
 	p.seg = append(p.seg[:0], step{now, free})
 }
 
-func (p *profile) freeAt0() int { return p.seg[0].free }
+// advance drops the past: the profile starts at now (≥ its start).
+func (p *profile) advance(now float64) {
+	i := sort.Search(len(p.seg), func(i int) bool { return p.seg[i].t > now }) - 1
+	n := copy(p.seg, p.seg[i:])
+	p.seg = p.seg[:n]
+	p.seg[0].t = now
+}
 
 // split makes t a breakpoint and returns its index (t ≥ seg[0].t).
 func (p *profile) split(t float64) int {

@@ -475,3 +475,37 @@ func TestGoldenMQMesh(t *testing.T) {
 		}
 	}
 }
+
+// TestGoldenMQWTL: under MQ a job past the waiting-time limit that does
+// not fit stops the whole scan, across queues, and gates arrivals whatever
+// queue it sits in (Chu 1995, Fig. 6.1).
+//
+// flat:8, q=2, by=procs: ⌈x·2/8⌉ is 1 for 1–4 processors and 2 for 5–8;
+// ScanDown puts the large jobs in queue 1, ScanUp in queue 2. J1 (t=0, run
+// 10, 4 procs) starts. J2 (t=1, run 10, 6 procs) waits. J3 (t=2, run 6,
+// 2 procs) starts (2 free). J4 (t=3, run 1, 4 procs) waits. J5 (t=9, run 1,
+// 1 proc).
+//
+//   - down, wtl=5: at 8 J3 ends (4 free); the scan starts at queue 1: J2
+//     does not fit and has waited 7 ≥ 5: the whole scan stops, so J4 (which
+//     fits) waits. At 9 J5 arrives; J2 is past the limit: J5 queues. At 10
+//     J1 ends: J2 starts (2 free); J4 does not fit and has waited 7: stop,
+//     J5 waits. At 20 J4 and J5. [0 10 2 20 20]; SA with wtl=5 is the same.
+//   - up, wtl=5: at 8 queue 1 (small jobs) comes first: J4 starts (ends 9);
+//     J2 stops the scan. At 9 J5 finds J2, in the other queue, past the
+//     limit: it queues. At 10: J5 (queue 1), then J2. [0 10 2 8 10]
+//   - down, wtl=inf: J4 starts at 8, J5 at 9, J2 at 10. [0 10 2 8 9]
+//   - down, wtl=7.5: at 8 J2 has waited 7 < 7.5: J4 starts; at 9 J2 has
+//     waited 8: J5 queues, and starts at 10 behind J2. [0 10 2 8 10]
+//   - down, wtl=8.5: as wtl=inf. [0 10 2 8 9]
+func TestGoldenMQWTL(t *testing.T) {
+	rows := []row{{0, 10, 4, 0}, {1, 10, 6, 0}, {2, 6, 2, 0}, {3, 1, 4, 0}, {9, 1, 1, 0}}
+	checkGolden(t, 8, rows, []golden{
+		{"mq:q=2,wtl=5", "[0 10 2 20 20]"},
+		{"sa:wtl=5", "[0 10 2 20 20]"},
+		{"mq:q=2,order=up,wtl=5", "[0 10 2 8 10]"},
+		{"mq:q=2", "[0 10 2 8 9]"},
+		{"mq:q=2,wtl=7.5", "[0 10 2 8 10]"},
+		{"mq:q=2,wtl=8.5", "[0 10 2 8 9]"},
+	})
+}
