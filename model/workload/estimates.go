@@ -64,6 +64,26 @@ func ParseEstimates(s string) (Estimates, error) {
 	return Estimates{}, fmt.Errorf("estimates %q: unknown model (want exact, eet:c=C or factor:x=X)", s)
 }
 
+// check validates e as ParseEstimates validates the flag (the zero Kind
+// means exact).
+func (e Estimates) check() error {
+	switch e.Kind {
+	case "", EstimatesExact:
+		return nil
+	case EstimatesEET:
+		if !(e.C >= 0) || math.IsInf(e.C, 0) {
+			return fmt.Errorf("estimates eet: c = %g must be ≥ 0 and finite", e.C)
+		}
+		return nil
+	case EstimatesFactor:
+		if !(e.X > 0) || math.IsInf(e.X, 0) {
+			return fmt.Errorf("estimates factor: x = %g must be > 0 and finite", e.X)
+		}
+		return nil
+	}
+	return fmt.Errorf("estimates %q: unknown model (want exact, eet or factor)", e.Kind)
+}
+
 // String returns the canonical spelling of e.
 func (e Estimates) String() string {
 	switch e.Kind {

@@ -204,6 +204,9 @@ func GenerateLublin(s LublinSpec) (*trace.Trace, error) {
 	if s.Jobs < 1 {
 		return nil, fmt.Errorf("jobs %d must be positive", s.Jobs)
 	}
+	if err := s.Estimates.check(); err != nil {
+		return nil, err
+	}
 	est := s.Estimates
 	if est.Kind == "" {
 		est.Kind = EstimatesExact

@@ -91,3 +91,18 @@ func TestMalleableRigidLoadWarning(t *testing.T) {
 		t.Errorf("perfect efficiency at 0.9: warnings %v", tr.Warnings)
 	}
 }
+
+// An estimate model given through the API is checked as ParseEstimates
+// checks the flag: an unknown kind is an error, not silently exact.
+func TestEstimatesChecked(t *testing.T) {
+	for _, e := range []Estimates{{Kind: "tsafrir"}, {Kind: EstimatesEET, C: -1}, {Kind: EstimatesFactor, X: 0}, {Kind: EstimatesEET, C: math.NaN()}} {
+		s := flatSpec()
+		s.Estimates = e
+		if _, err := Generate(s); err == nil || !strings.Contains(err.Error(), "estimates") {
+			t.Errorf("Generate with %+v: error %v", e, err)
+		}
+		if _, err := GenerateLublin(LublinSpec{Procs: 128, Jobs: 10, Estimates: e}); err == nil || !strings.Contains(err.Error(), "estimates") {
+			t.Errorf("GenerateLublin with %+v: error %v", e, err)
+		}
+	}
+}

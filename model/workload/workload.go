@@ -84,6 +84,9 @@ func (s *WorkloadSpec) compile() (*compiled, error) {
 	if err := s.Arrivals.check(); err != nil {
 		return nil, err
 	}
+	if err := s.Estimates.check(); err != nil {
+		return nil, err
+	}
 	c.iat = s.Arrivals.IAT
 	if c.iat == 0 {
 		c.iat = sizes.meanP * s.Service.Mean / (float64(m.Procs) * s.Arrivals.Load)
