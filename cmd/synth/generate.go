@@ -269,7 +269,7 @@ func sweepCommand() *cli.Command {
 		Name:  "sweep",
 		Usage: "one trace per offered load and replication, named DIR/MODEL-loadL-repRR.EXT, with load and rep in the metadata",
 		Flags: concat([]cli.Flag{
-			&cli.StringFlag{Name: "model", Value: "workload", Usage: "model: workload or malleable (their flags apply)"},
+			&cli.StringFlag{Name: "model", Value: "workload", Usage: "model: workload or malleable (their flags apply; --jobs defaults to 50000 for workload, 500000 for malleable)"},
 			&cli.StringFlag{Name: "load", Required: true, Usage: "loads: LO:HI:STEP (inclusive), a comma list, or one value"},
 			&cli.IntFlag{Name: "reps", Value: 1, Usage: "replications per load, each with its own seed derived from --seed"},
 			&cli.BoolFlag{Name: "crn", Usage: "common random numbers across loads: one seed per replication, so the loads differ only in arrival rate"},
