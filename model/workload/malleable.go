@@ -257,7 +257,7 @@ func GenerateMalleable(s MalleableSpec) (*trace.Trace, error) {
 		"procs":     strconv.Itoa(s.Procs),
 		"work_mean": ftoa(s.WorkMean),
 		"work_cv":   ftoa(s.WorkCV),
-		"work_dist": "h2-balanced",
+		"work_dist": map[bool]string{true: "det", false: "h2-balanced"}[s.WorkCV == 0],
 		"perfect":   strconv.FormatBool(s.Perfect),
 		"cap_mean":  ftoa(s.CapMean),
 		"seed":      strconv.FormatInt(s.Seed, 10),

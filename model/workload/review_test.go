@@ -106,3 +106,13 @@ func TestEstimatesChecked(t *testing.T) {
 		}
 	}
 }
+
+// The recorded work distribution is the one drawn from: fixed W at C_W = 0.
+func TestWorkDistParam(t *testing.T) {
+	for cv, want := range map[float64]string{0: "det", 1: "h2-balanced", 5: "h2-balanced"} {
+		tr, err := GenerateMalleable(MalleableSpec{Procs: 100, WorkMean: 1000, WorkCV: cv, Perfect: true, Load: 0.5, Jobs: 3})
+		if err != nil || tr.Provenance.Params["work_dist"] != want {
+			t.Errorf("C_W = %v: work_dist %q, want %q (%v)", cv, tr.Provenance.Params["work_dist"], want, err)
+		}
+	}
+}
