@@ -68,7 +68,7 @@ func H2Branches(form string, mean, cv, alpha float64) (p1, m1, m2 float64, err e
 		m1 = mean - mean*math.Sqrt(c2*(1-alpha)/(2*alpha))
 		m2 = mean + mean*math.Sqrt(c2*alpha/(2*(1-alpha)))
 		if m1 <= 0 {
-			return 0, 0, 0, fmt.Errorf("h2: α = %g cannot give C_x = %g (short-branch mean %.4g ≤ 0); need C_x² ≤ 1 + 2α/(1−α)", alpha, cv, m1)
+			return 0, 0, 0, fmt.Errorf("h2: α = %g cannot give C_x = %g (short-branch mean %.4g ≤ 0); need C_x² < 1 + 2α/(1−α)", alpha, cv, m1)
 		}
 		return alpha, m1, m2, nil
 	}
