@@ -116,3 +116,17 @@ func TestWorkDistParam(t *testing.T) {
 		}
 	}
 }
+
+// A NaN or infinite coefficient of variation is an error, not NaN run times.
+func TestH2BadCV(t *testing.T) {
+	for _, form := range []string{H2Alpha, H2Balanced} {
+		for _, cv := range []float64{math.NaN(), math.Inf(1)} {
+			if _, _, _, err := H2Branches(form, 5, cv, 0.95); err == nil {
+				t.Errorf("%s C = %v accepted", form, cv)
+			}
+		}
+	}
+	if _, err := GenerateMalleable(MalleableSpec{Procs: 100, WorkMean: 1000, WorkCV: math.NaN(), Perfect: true, Load: 0.5, Jobs: 3}); err == nil {
+		t.Error("work-cv NaN accepted")
+	}
+}

@@ -49,8 +49,8 @@ type sampler struct {
 // seed 004 §3.1: "hypergeometric", read as H2 with balanced means)
 // p₁ = ½(1+√((C²−1)/(C²+1))) and m_j = m/(2p_j).
 func H2Branches(form string, mean, cv, alpha float64) (p1, m1, m2 float64, err error) {
-	if cv < 1 {
-		return 0, 0, 0, fmt.Errorf("h2: coefficient of variation %g must be ≥ 1", cv)
+	if !(cv >= 1) || math.IsInf(cv, 0) {
+		return 0, 0, 0, fmt.Errorf("h2: coefficient of variation %g must be ≥ 1 and finite", cv)
 	}
 	c2 := cv*cv - 1
 	switch form {
