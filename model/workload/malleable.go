@@ -162,8 +162,8 @@ func (s *MalleableSpec) check() (work sampler, iat float64, err error) {
 			return sampler{}, 0, fmt.Errorf("eff-dist %q: unknown (want uniform or beta)", s.EffDist)
 		}
 	}
-	if s.CapMean < 0 || (s.CapMean > 0 && s.CapMean < 1) {
-		return sampler{}, 0, fmt.Errorf("cap-mean %g must be ≥ 1 (or 0 for no cap)", s.CapMean)
+	if !(s.CapMean == 0 || s.CapMean >= 1) || math.IsInf(s.CapMean, 0) {
+		return sampler{}, 0, fmt.Errorf("cap-mean %g must be ≥ 1 and finite (or 0 for no cap)", s.CapMean)
 	}
 	a := Arrivals{Load: s.Load, IAT: s.IAT, Jobs: s.Jobs, Horizon: s.Horizon}
 	if err := a.check(); err != nil {

@@ -130,3 +130,12 @@ func TestH2BadCV(t *testing.T) {
 		t.Error("work-cv NaN accepted")
 	}
 }
+
+// A NaN or infinite cap mean is an error, not silently "no cap".
+func TestCapMeanNotFinite(t *testing.T) {
+	for _, c := range []float64{math.NaN(), math.Inf(1)} {
+		if _, err := GenerateMalleable(MalleableSpec{Procs: 100, WorkMean: 1000, WorkCV: 1, Perfect: true, CapMean: c, Load: 0.5, Jobs: 3}); err == nil || !strings.Contains(err.Error(), "cap-mean") {
+			t.Errorf("cap-mean %v: error %v", c, err)
+		}
+	}
+}
