@@ -49,7 +49,7 @@ func malleableFlags() []cli.Flag {
 		&cli.Float64Flag{Name: "beta-p", Usage: "eff-dist beta: explicit p (with --beta-q)"},
 		&cli.Float64Flag{Name: "beta-q", Usage: "eff-dist beta: explicit q (with --beta-p)"},
 		&cli.BoolFlag{Name: "perfect", Usage: "perfect efficiency: β = ∞, γ = p (ε = 100)"},
-		&cli.Float64Flag{Name: "cap-mean", Usage: "input mean of the bounded-geometric parallelism cap N_i (Guha §7.5); 0: no cap"},
+		&cli.Float64Flag{Name: "cap-mean", Usage: "input mean of the bounded-geometric parallelism cap N_i on 1..P (Guha §7.5; the observed mean is below both this and (P+1)/2); 0: no cap"},
 	}
 }
 
