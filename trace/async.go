@@ -5,22 +5,25 @@ import "io"
 // asyncReader decompresses ahead in its own goroutine, so that gzip
 // decoding and SWF parsing overlap on two cores.
 type asyncReader struct {
-	full  chan []byte // filled buffers, in order
-	empty chan []byte // buffers to refill
-	errc  chan error  // the reader's final error (io.EOF at a clean end)
-	buf   []byte      // the buffer being consumed
-	off   int
-	err   error
-	done  chan struct{}
+	full   chan []byte // filled buffers, in order
+	empty  chan []byte // buffers to refill
+	errc   chan error  // the reader's final error (io.EOF at a clean end)
+	buf    []byte      // the buffer being consumed
+	off    int
+	err    error
+	done   chan struct{} // closed by Close: stop reading
+	exited chan struct{} // closed by the goroutine when it returns
 }
 
 func newAsyncReader(r io.Reader) *asyncReader {
 	const nbuf, size = 4, 256 << 10
-	a := &asyncReader{full: make(chan []byte, nbuf), empty: make(chan []byte, nbuf), errc: make(chan error, 1), done: make(chan struct{})}
+	a := &asyncReader{full: make(chan []byte, nbuf), empty: make(chan []byte, nbuf), errc: make(chan error, 1),
+		done: make(chan struct{}), exited: make(chan struct{})}
 	for i := 0; i < nbuf; i++ {
 		a.empty <- make([]byte, size)
 	}
 	go func() {
+		defer close(a.exited)
 		defer close(a.full)
 		for {
 			var buf []byte
@@ -70,5 +73,9 @@ func (a *asyncReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// Close stops the goroutine.
-func (a *asyncReader) Close() { close(a.done) }
+// Close stops the goroutine and waits until it no longer touches the
+// underlying reader (which the caller may then close).
+func (a *asyncReader) Close() {
+	close(a.done)
+	<-a.exited
+}

@@ -26,8 +26,8 @@ func TestReadSWFErrors(t *testing.T) {
 		{"abc", hdr + goodLine + "2 1 5 abc 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n", false, `x.swf:3: field 4 (run_time): "abc" is not a number`},
 		{"negative run", hdr + goodLine + "2 1 5 -7 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n", false, "x.swf:3: field 4 (run_time): negative run time -7"},
 		{"fractional procs", hdr + "2 1 5 7 4.5 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n", false, `x.swf:2: field 5 (alloc_procs): "4.5" is not an integer`},
-		{"too many procs", hdr + "2 1 5 7 4 -1 -1 9 200 -1 1 1 1 -1 -1 -1 -1 -1\n", false, "x.swf:2: field 8 (req_procs): requests 9 processors, more than MaxProcs 8"},
-		{"duplicate", hdr + goodLine + "\n" + goodLine, false, "x.swf:4: field 1 (job_id): job number 1 repeats the job at position 1"},
+		{"too many procs strict", hdr + "2 1 5 7 4 -1 -1 9 200 -1 1 1 1 -1 -1 -1 -1 -1\n", true, "x.swf:2: field 8 (req_procs): requests 9 processors, more than MaxProcs 8 (--strict)"},
+		{"duplicate", hdr + goodLine + "\n" + goodLine, false, "x.swf:4: field 1 (job_id): job number 1 repeats the job on line 2 (only partial records, status 2-4, may share a job number)"},
 		{"out of order strict", hdr + "1 10 5 7 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n2 3 5 7 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n", true, "x.swf:3: field 2 (submit_time): submit time 3 is before the previous job's 10 (--strict)"},
 		{"NaN", hdr + "2 1 5 NaN 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n", false, `x.swf:2: field 4 (run_time): "NaN" is not a number`},
 	} {

@@ -184,10 +184,63 @@ func ReadParquet(r io.ReaderAt, size int64, name string, opt ReadOptions) (*Trac
 	if len(missing) > 0 {
 		fillUnknown(t.Jobs, missing)
 	}
+	if err := nullsToUnknown(f, t.Jobs); err != nil {
+		return nil, &Error{File: name, Msg: "read: " + err.Error()}
+	}
 	if err := t.validate(name, opt, func(i int) int { return i + 1 }, true); err != nil {
 		return nil, err
 	}
 	return t, nil
+}
+
+// nullsToUnknown sets to Unknown every field whose value is null in an
+// optional column (files written by other tools, e.g. pandas, make every
+// column optional); the generic reader would have read a null as 0.
+func nullsToUnknown(f *parquet.File, jobs []Job) error {
+	for _, c := range append(FieldNames[:], ExtraFieldNames...) {
+		leaf, ok := f.Schema().Lookup(c)
+		if !ok || !leaf.Node.Optional() {
+			continue
+		}
+		row := 0
+		values := make([]parquet.Value, 1024)
+		for _, rg := range f.RowGroups() {
+			pages := rg.ColumnChunks()[leaf.ColumnIndex].Pages()
+			for {
+				page, err := pages.ReadPage()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					pages.Close()
+					return fmt.Errorf("column %s: %w", c, err)
+				}
+				if page.NumNulls() == 0 {
+					row += int(page.NumRows())
+					continue
+				}
+				vr := page.Values()
+				for {
+					k, err := vr.ReadValues(values)
+					for _, v := range values[:k] {
+						if v.IsNull() && row < len(jobs) {
+							fillUnknown(jobs[row:row+1], []string{c})
+						}
+						row++
+					}
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						pages.Close()
+						return fmt.Errorf("column %s: %w", c, err)
+					}
+				}
+			}
+			pages.Close()
+		}
+	}
+	return nil
 }
 
 func fillUnknown(jobs []Job, cols []string) {

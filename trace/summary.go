@@ -234,7 +234,7 @@ func convertStreaming(in, out string, opt ConvertOptions) (*Trace, error) {
 		return nil, err
 	}
 	setConvertedMachine(t, opt)
-	if sink.err != nil || len(t.Warnings) > 0 {
+	if sink.err != nil || t.resorted {
 		// The rows streamed were in file order; the trace was re-sorted.
 		if err := WriteFile(out, t); err != nil {
 			return nil, err

@@ -283,12 +283,28 @@ func parseHeaderLine(s string) HeaderField {
 // out-of-order submit times are sorted with a warning unless opt.Strict.
 func (t *Trace) validate(file string, opt ReadOptions, loc func(i int) int, rows bool) error {
 	maxProcs := t.MaxProcs()
-	seen := make(map[int64]int, len(t.Jobs))
+	// Records sharing a job number are legal when all but one are partial
+	// executions (status 2-4, SWF's checkpointed jobs: one line for the whole
+	// job plus one per partial run; MaxRecords > MaxJobs). whole[id] is the
+	// position of the job's non-partial record, first[id] of its first.
+	type seenJob struct{ first, whole int }
+	seen := make(map[int64]seenJob, len(t.Jobs))
 	ordered := true
+	oversized, firstOversized := 0, -1
 	for i := range t.Jobs {
 		j := &t.Jobs[i]
 		where := func(field int, msg string) error {
 			return &Error{File: file, Line: loc(i), Field: field, Row: rows, Msg: msg}
+		}
+		for k, v := range j.Fields() {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return where(k+1, fmt.Sprintf("%v is not a finite number", v))
+			}
+		}
+		for _, v := range [...]float64{j.Work, j.Efficiency} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return where(0, fmt.Sprintf("work/efficiency %v is not a finite number", v))
+			}
 		}
 		if j.Run < 0 && j.Run != Unknown {
 			return where(4, fmt.Sprintf("negative run time %v", j.Run))
@@ -297,12 +313,29 @@ func (t *Trace) validate(file string, opt ReadOptions, loc func(i int) int, rows
 			return where(2, fmt.Sprintf("negative submit time %v", j.Submit))
 		}
 		if maxProcs > 0 && j.ReqProcs > maxProcs {
-			return where(8, fmt.Sprintf("requests %d processors, more than MaxProcs %d", j.ReqProcs, maxProcs))
+			if opt.Strict {
+				return where(8, fmt.Sprintf("requests %d processors, more than MaxProcs %d (--strict)", j.ReqProcs, maxProcs))
+			}
+			if oversized == 0 {
+				firstOversized = i
+			}
+			oversized++
 		}
-		if prev, dup := seen[j.ID]; dup {
-			return where(1, fmt.Sprintf("job number %d repeats the job at position %d", j.ID, prev+1))
+		sj, dup := seen[j.ID]
+		if !dup {
+			sj = seenJob{first: i, whole: -1}
 		}
-		seen[j.ID] = i
+		if !j.Partial() {
+			if sj.whole >= 0 {
+				what := "line"
+				if rows {
+					what = "row"
+				}
+				return where(1, fmt.Sprintf("job number %d repeats the job on %s %d (only partial records, status 2-4, may share a job number)", j.ID, what, loc(sj.whole)))
+			}
+			sj.whole = i
+		}
+		seen[j.ID] = sj
 		if i > 0 && j.Submit < t.Jobs[i-1].Submit {
 			if opt.Strict {
 				return where(2, fmt.Sprintf("submit time %v is before the previous job's %v (--strict)", j.Submit, t.Jobs[i-1].Submit))
@@ -310,9 +343,18 @@ func (t *Trace) validate(file string, opt ReadOptions, loc func(i int) int, rows
 			ordered = false
 		}
 	}
+	if oversized > 0 {
+		what := "line"
+		if rows {
+			what = "row"
+		}
+		t.Warnings = append(t.Warnings, fmt.Sprintf("%s: %d jobs request more processors than MaxProcs %d (first: job %d, %s %d); replay rejects and counts them",
+			file, oversized, maxProcs, t.Jobs[firstOversized].ID, what, loc(firstOversized)))
+	}
 	if !ordered {
 		sort.SliceStable(t.Jobs, func(a, b int) bool { return t.Jobs[a].Submit < t.Jobs[b].Submit })
 		t.Warnings = append(t.Warnings, fmt.Sprintf("%s: submit times out of order; jobs sorted by submit time", file))
+		t.resorted = true
 	}
 	return nil
 }

@@ -90,6 +90,8 @@ type Trace struct {
 	Provenance Provenance // where the trace came from
 	Jobs       []Job      // jobs, sorted by submit time
 	Warnings   []string   // non-fatal problems found while reading (e.g. re-sorted submit times)
+
+	resorted bool // the reader re-sorted Jobs by submit time
 }
 
 // MaxProcs returns the machine size recorded in the header (MaxProcs, else
