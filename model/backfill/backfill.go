@@ -40,6 +40,9 @@
 //     workloads). Only a running job that outruns its estimate can make a
 //     held slot unusable; that job then takes the earliest slot among the
 //     running jobs and the jobs ahead of it, and the jobs behind give way.
+//     Compression is one sweep per pass; a pass where nothing has freed
+//     room since a pass that moved no job skips it (it would change
+//     nothing; tested to give the same schedules).
 //     (Recomputing every reservation from scratch in queue order, as an
 //     earlier version did, is not conservative backfilling: a job moving
 //     up could take the slot of a job behind it and push that one back.)
