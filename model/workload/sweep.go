@@ -117,6 +117,11 @@ func (sw Sweep) Run(model string, gen func(load float64, rep int, seed int64) (*
 			tr.Name = SweepName(model, load, rep)
 			tr.Provenance.Params["sweep_seed"] = strconv.FormatInt(sw.Seed, 10)
 			tr.Provenance.Params["sweep_crn"] = strconv.FormatBool(sw.CRN)
+			// The SWF header carries every parameter as a note; so must an
+			// SWF sweep's (the header was built before these two existed).
+			tr.Header = append(tr.Header,
+				trace.HeaderField{Key: "Note", Value: "sweep_crn=" + strconv.FormatBool(sw.CRN)},
+				trace.HeaderField{Key: "Note", Value: "sweep_seed=" + strconv.FormatInt(sw.Seed, 10)})
 			if err := emit(tr); err != nil {
 				return err
 			}

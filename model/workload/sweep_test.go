@@ -80,3 +80,29 @@ func TestSweep(t *testing.T) {
 		t.Error("sweeping --iat accepted")
 	}
 }
+
+// Every parameter of a sweep's trace, sweep_seed and sweep_crn included, is
+// also a header note, so that SWF output keeps it.
+func TestSweepHeaderNotesEveryParam(t *testing.T) {
+	sw := Sweep{Loads: []float64{0.5}, Reps: 1, Seed: 9, CRN: true}
+	spec := WorkloadSpec{Machine: "flat:16", Size: SizeSpec{Dist: SizeUniform},
+		Service: Service{Kind: ServiceExp, Mean: 10}, Coupling: CouplingDependent,
+		Arrivals: Arrivals{Kind: ArrivalsPoisson, Jobs: 10}}
+	err := sw.SweepWorkload(spec, func(tr *trace.Trace) error {
+		notes := map[string]bool{}
+		for _, h := range tr.Header {
+			if h.Key == "Note" {
+				notes[h.Value] = true
+			}
+		}
+		for _, k := range tr.Provenance.ParamKeys() {
+			if !notes[k+"="+tr.Provenance.Params[k]] {
+				t.Errorf("parameter %s=%s has no header note", k, tr.Provenance.Params[k])
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
