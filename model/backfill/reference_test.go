@@ -3,12 +3,14 @@ package backfill
 import (
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"testing"
 
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/flat"
 	"github.com/schedlab/schedlab/model/policy"
+	"github.com/schedlab/schedlab/trace"
 )
 
 // tiedJobs is a random workload on flat:procs with integer times (so that
@@ -287,6 +289,34 @@ func TestConservativeQuickPass(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestConservativeNASA checks conservative backfilling against its
+// definition (consRef) on the NASA iPSC/860 log on flat:128: the log has no
+// requested times, so estimates are exact, and it has 173 zero-length jobs.
+// No job starts after the reservation it got on arrival.
+func TestConservativeNASA(t *testing.T) {
+	const path = "../../../shared/traces/NASA-iPSC-1993-3.1-cln.swf.gz"
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("NASA iPSC/860 log not available")
+	}
+	tr, err := trace.ReadFile(path, trace.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := policy.Machine{Kind: policy.Flat, Procs: 128}
+	jobs, _ := engine.Jobs(tr, m, engine.EstimatesRequested)
+	ref := &consRef{Conservative: NewConservative(), t: t, size: 128,
+		first: map[*policy.Job]float64{}, last: map[*policy.Job]float64{}}
+	res, err := engine.Run(jobs, m, flat.NewCount(128), ref, engine.Options{Check: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range res.Jobs {
+		if j := &res.Jobs[i]; j.Start > ref.first[j] {
+			t.Fatalf("job %d starts at %g, reserved at %g on arrival", j.ID, j.Start, ref.first[j])
 		}
 	}
 }
