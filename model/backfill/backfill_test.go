@@ -109,7 +109,10 @@ var golden = []struct {
 		// ending now: J2 is reserved at 6 but only 2 processors are really
 		// free, so it does not start; J4 cannot get a slot now. t=8: J2
 		// reserved at 8, cannot start (4 free); J4 fits at 8 in the
-		// remaining 2 for [8,10): starts. t=10: J2 starts, J5 reserved at 15.
+		// remaining 2 for [8,10): starts; J5 (4 procs) is reserved at 13,
+		// after J2's [8,13). t=10: J1 really ends; J2's slot has slid to
+		// [10,15) and now overlaps J5's reservation: J2, ahead in the
+		// queue, keeps priority and starts; J5 gives way, to 15.
 		name: "outrun-and-simultaneous",
 		rows: []row{
 			{1, 0, 6, 10, 5},
