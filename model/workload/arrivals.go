@@ -70,6 +70,22 @@ func (c *arrivalClock) next() float64 {
 	return c.t
 }
 
+// MaxJobs bounds the size of one generated trace (about 9 GB of job
+// records); a larger --jobs, or a --horizon expected to hold more, is an
+// error rather than an exhausted machine.
+const MaxJobs = 50_000_000
+
+// checkCount refuses a trace expected to exceed MaxJobs.
+func (a Arrivals) checkCount(iat float64) error {
+	if a.Jobs > MaxJobs {
+		return fmt.Errorf("jobs %d: more than %d jobs in one trace", a.Jobs, MaxJobs)
+	}
+	if a.Jobs == 0 && a.Horizon/iat > MaxJobs {
+		return fmt.Errorf("horizon %g: about %.3g jobs expected (mean inter-arrival time %g), more than %d in one trace", a.Horizon, a.Horizon/iat, iat, MaxJobs)
+	}
+	return nil
+}
+
 // capacity is the number of jobs to reserve for.
 func (a Arrivals) capacity(iat float64) int {
 	if a.Jobs > 0 {

@@ -201,8 +201,8 @@ func GenerateLublin(s LublinSpec) (*trace.Trace, error) {
 	if s.Procs < 1 || 1<<k != s.Procs || k < lfMinLog2Procs || k > lfMaxLog2Procs {
 		return nil, fmt.Errorf("procs %d: the Lublin model needs a power of two in %d..%d", s.Procs, 1<<lfMinLog2Procs, 1<<lfMaxLog2Procs)
 	}
-	if s.Jobs < 1 {
-		return nil, fmt.Errorf("jobs %d must be positive", s.Jobs)
+	if s.Jobs < 1 || s.Jobs > MaxJobs {
+		return nil, fmt.Errorf("jobs %d must be in 1..%d", s.Jobs, MaxJobs)
 	}
 	if err := s.Estimates.check(); err != nil {
 		return nil, err

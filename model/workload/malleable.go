@@ -211,6 +211,9 @@ func GenerateMalleable(s MalleableSpec) (*trace.Trace, error) {
 	re := newStream(s.Seed, streamEfficiency)
 	rc := newStream(s.Seed, streamCap)
 	epsLo := 100 / float64(s.Procs)
+	if err := a.checkCount(iat); err != nil {
+		return nil, err
+	}
 	jobs := make([]trace.Job, 0, a.capacity(iat))
 	var rigidWork float64 // Σ ReqProcs·Run
 	for id := int64(1); ; id++ {

@@ -135,6 +135,9 @@ func Generate(s WorkloadSpec) (*trace.Trace, error) {
 	rs := newStream(s.Seed, streamSizes)
 	rv := newStream(s.Seed, streamService)
 	re := newStream(s.Seed, streamEstimates)
+	if err := s.Arrivals.checkCount(c.iat); err != nil {
+		return nil, err
+	}
 	jobs := make([]trace.Job, 0, s.Arrivals.capacity(c.iat))
 	for id := int64(1); ; id++ {
 		if s.Arrivals.Jobs > 0 && len(jobs) == s.Arrivals.Jobs {

@@ -705,3 +705,18 @@ func TestIntervalScaling(t *testing.T) {
 		t.Errorf("E[w·h] = %v, want %v", mp, 23.3*11.9)
 	}
 }
+
+// A trace expected to hold more than MaxJobs jobs is refused before any
+// memory is reserved for it.
+func TestTooManyJobs(t *testing.T) {
+	spec := WorkloadSpec{Machine: "flat:16", Size: SizeSpec{Dist: SizeUniform},
+		Service: Service{Kind: ServiceExp, Mean: 10}, Coupling: CouplingDependent,
+		Arrivals: Arrivals{Kind: ArrivalsPoisson, Load: 0.5, Horizon: 1e300}}
+	if _, err := Generate(spec); err == nil || !strings.Contains(err.Error(), "more than 50000000 in one trace") {
+		t.Fatalf("horizon: %v", err)
+	}
+	spec.Arrivals.Horizon, spec.Arrivals.Jobs = 0, MaxJobs+1
+	if _, err := Generate(spec); err == nil || !strings.Contains(err.Error(), "more than 50000000 jobs") {
+		t.Fatalf("jobs: %v", err)
+	}
+}
