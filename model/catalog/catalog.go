@@ -83,6 +83,17 @@ type Pair struct {
 	schedParams policy.Params
 }
 
+// NewPair makes a pair from specs that need not be in the registry: a
+// policy under development can be run through the experiment runner without
+// a registry line. The names recorded in results are the specs' names with
+// their parameters, as for registered policies.
+func NewPair(alloc policy.AllocatorSpec, allocParams policy.Params, sched policy.SchedulerSpec, schedParams policy.Params) Pair {
+	return Pair{
+		Alloc: Canonical(alloc.Name, allocParams), Sched: Canonical(sched.Name, schedParams),
+		alloc: alloc, allocParams: allocParams, sched: sched, schedParams: schedParams,
+	}
+}
+
 // NewAllocator builds a fresh allocator for machine m.
 func (p Pair) NewAllocator(m policy.Machine) (policy.Allocator, error) {
 	a, err := p.alloc.New(m, p.allocParams)

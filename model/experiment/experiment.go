@@ -332,12 +332,20 @@ func runPool(tasks []task, workers int, opt Options, emit func(int, *output) err
 }
 
 // runTask replays one (trace, pair) and computes its rows.
-func runTask(tk task, opt Options) *output {
+func runTask(tk task, opt Options) (result *output) {
 	p := tk.tr
 	t := p.t
 	fail := func(err error) *output {
 		return &output{err: fmt.Errorf("trace %s, %s/%s on %s: %w", t.Name, tk.pair.Alloc, tk.pair.Sched, p.m, err)}
 	}
+	// A policy bug that panics is reported like any other failure of the
+	// run, naming the trace and pair, instead of killing the process with a
+	// goroutine dump (and the other runs' results with it).
+	defer func() {
+		if r := recover(); r != nil {
+			result = fail(fmt.Errorf("panic: %v", r))
+		}
+	}()
 	a, err := tk.pair.NewAllocator(p.m)
 	if err != nil {
 		return fail(err)
