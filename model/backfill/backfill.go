@@ -268,6 +268,7 @@ type Conservative struct {
 	run   runSet
 	base  profile // running jobs and the reservations already re-placed
 	full  profile // base plus the reservations not yet re-placed
+	init  []step  // the running jobs only
 	dirty bool    // a job arrived or finished since the last pass
 	// full still describes the schedule after the last pass, and no job
 	// has since finished before the end of its place in it: the next pass
@@ -326,11 +327,11 @@ func (s *Conservative) Schedule(sys policy.System) {
 	// holds every reservation (one in the past, whose job could not
 	// start, counts from now).
 	base, full := &s.base, &s.full
-	base.reset(now, al.Free())
+	full.reset(now, al.Free())
 	for _, r := range s.run {
-		base.release(max(estEnd(r), now), r.Alloc.Procs())
+		full.release(max(estEnd(r), now), r.Alloc.Procs())
 	}
-	full.seg = append(full.seg[:0], base.seg...)
+	s.init = append(s.init[:0], full.seg...)
 	held := func(j *policy.Job) (float64, bool) {
 		if j.Mark == noRes {
 			return 0, false
@@ -343,8 +344,26 @@ func (s *Conservative) Schedule(sys policy.System) {
 			full.reserve(t, j.Estimate, j.Procs)
 		}
 	}
+	// base (running jobs and the jobs ahead, as re-placed) is needed only
+	// when a job's old slot is gone or the allocator fails: it is built
+	// then, at job k, and kept up to date from there on.
+	haveBase := false
+	needBase := func(k int) {
+		if haveBase {
+			return
+		}
+		haveBase = true
+		base.seg = append(base.seg[:0], s.init...)
+		for _, w := range waiting[:k] {
+			if w.Start >= 0 {
+				base.reserve(now, w.Estimate, w.Alloc.Procs())
+			} else if t := resOf(w); !math.IsInf(t, 1) {
+				base.reserve(t, w.Estimate, w.Procs)
+			}
+		}
+	}
 	started := false
-	for _, j := range waiting {
+	for k, j := range waiting {
 		old, ok := held(j)
 		if ok {
 			full.reserve(old, j.Estimate, -j.Procs) // give it up
@@ -353,6 +372,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 		if ok && t > old {
 			// The old slot is gone (a running job outran its estimate):
 			// the jobs behind give way.
+			needBase(k)
 			t = base.earliest(j.Procs, j.Estimate, now)
 		}
 		if ok && t != old {
@@ -364,18 +384,23 @@ func (s *Conservative) Schedule(sys policy.System) {
 			if sys.Start(j) {
 				s.run.add(j)
 				started = true
-				base.reserve(now, j.Estimate, j.Alloc.Procs())
+				if haveBase {
+					base.reserve(now, j.Estimate, j.Alloc.Procs())
+				}
 				full.reserve(now, j.Estimate, j.Alloc.Procs())
 				continue
 			}
 			// Enough processors are free but the allocator cannot place
 			// them (fragmentation): defer the reservation to the next
 			// time processors are released.
+			needBase(k)
 			t = base.earliest(j.Procs, j.Estimate, math.Nextafter(now, math.Inf(1)))
 			s.valid = false
 		}
 		if !math.IsInf(t, 1) {
-			base.reserve(t, j.Estimate, j.Procs)
+			if haveBase {
+				base.reserve(t, j.Estimate, j.Procs)
+			}
 			full.reserve(t, j.Estimate, j.Procs)
 		}
 		j.Mark = int64(math.Float64bits(t))
