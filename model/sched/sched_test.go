@@ -509,3 +509,25 @@ func TestGoldenMQWTL(t *testing.T) {
 		{"mq:q=2,wtl=8.5", "[0 10 2 8 9]"},
 	})
 }
+
+// TestGoldenPrioResPhase2: a reserved job whose claimed processors are not
+// all free yet starts in phase 2 with its held processors plus unreserved
+// free ones.
+//
+// flat:8. J1 (t=0, 4 procs, run 10) and J2 (t=0, 2 procs, run 20) start;
+// 2 free. J3 (t=1, 6 procs, run 5) does not fit: it reserves J1's 4 and
+// J2's 2 busy processors (most unclaimed first), holding no free one. J4
+// (t=2, 1 proc, run 3) starts on an unreserved free processor. J5 (t=3,
+// 3 procs, run 1): 1 unreserved free, 1 unclaimed busy (J4): it can
+// neither start nor reserve, and waits. At 5 J4 ends: nothing changes. At
+// 10 J1 ends: its 4 processors become J3's held ones; phase 1 does not
+// apply (J3 still claims J2's), phase 2 starts J3 on its 4 held plus the 2
+// unreserved free processors (without phase 2 it would wait for J2 until
+// 20); phase 3 reserves 3 of J3's processors for J5, which starts when J3
+// ends at 15. [0 0 10 2 15]
+func TestGoldenPrioResPhase2(t *testing.T) {
+	rows := []row{{0, 10, 4, 0}, {0, 20, 2, 0}, {1, 5, 6, 0}, {2, 3, 1, 0}, {3, 1, 3, 0}}
+	checkGolden(t, 8, rows, []golden{
+		{"prio-res", "[0 0 10 2 15]"},
+	})
+}
