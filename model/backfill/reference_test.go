@@ -231,15 +231,18 @@ func cmpF(a, b float64) int {
 	return 0
 }
 
-// TestEASYHeadNeverDelayed: with exact estimates on the count allocator,
-// the job at the head of the queue starts no later than any shadow time
+// TestEASYHeadNeverDelayed: with estimates never too short (exact for odd
+// seeds, up to 3 times too long for even ones) on the count allocator, the
+// job at the head of the queue starts no later than any shadow time
 // computed for it: backfilled jobs never delay the head's reservation.
-// Also checks that a backfilled job never starts while the head could.
 func TestEASYHeadNeverDelayed(t *testing.T) {
 	for seed := uint64(1); seed <= 30; seed++ {
 		for _, load := range []float64{0.7, 1.1} {
 			const procs = 16
-			jobs := tiedJobs(300, procs, seed, load, true)
+			jobs := tiedJobs(300, procs, seed, load, seed%2 == 0)
+			for i := range jobs {
+				jobs[i].Estimate = max(jobs[i].Estimate, jobs[i].Run)
+			}
 			ref := &easyRef{EASY: NewEASY(), size: procs, shadow: map[*policy.Job]float64{}}
 			m := policy.Machine{Kind: policy.Flat, Procs: procs}
 			res, err := engine.Run(jobs, m, flat.NewCount(procs), ref, engine.Options{Check: true})
