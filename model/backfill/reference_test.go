@@ -231,8 +231,8 @@ func cmpF(a, b float64) int {
 	return 0
 }
 
-// TestEASYHeadNeverDelayed: with estimates never too short (exact for odd
-// seeds, up to 3 times too long for even ones) on the count allocator, the
+// TestEASYHeadNeverDelayed: with estimates never too short (exact for even
+// seeds, up to 3 times too long for odd ones) on the count allocator, the
 // job at the head of the queue starts no later than any shadow time
 // computed for it: backfilled jobs never delay the head's reservation.
 func TestEASYHeadNeverDelayed(t *testing.T) {
