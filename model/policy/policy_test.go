@@ -1,0 +1,99 @@
+package policy
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestParseMachine(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Machine
+		err  string
+	}{
+		{"flat:128", Machine{Kind: Flat, Procs: 128}, ""},
+		{" mesh:32x16 ", Machine{Kind: Mesh, Procs: 512, Width: 32, Height: 16}, ""},
+		{"cube:7", Machine{Kind: Cube, Procs: 128, Dim: 7}, ""},
+		{"cube:0", Machine{Kind: Cube, Procs: 1, Dim: 0}, ""},
+		{"flat:0", Machine{}, "positive integer"},
+		{"flat:-4", Machine{}, "positive integer"},
+		{"mesh:32", Machine{}, "WxH"},
+		{"mesh:0x4", Machine{}, "WxH"},
+		{"cube:31", Machine{}, "0..30"},
+		{"torus:4x4", Machine{}, `unknown kind "torus"`},
+		{"128", Machine{}, "want flat:N"},
+	} {
+		got, err := ParseMachine(tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("ParseMachine(%q): error %v, want one containing %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("ParseMachine(%q) = %+v, %v; want %+v", tc.in, got, err, tc.want)
+		}
+		if back, err := ParseMachine(got.String()); err != nil || back != got {
+			t.Errorf("%q does not round-trip through String: %q", tc.in, got.String())
+		}
+	}
+}
+
+func TestParseSpec(t *testing.T) {
+	name, p, err := ParseSpec("mq:q=32, order=down,by=procs")
+	if err != nil || name != "mq" || len(p) != 3 || p["order"] != "down" || p.String() != "by=procs,order=down,q=32" {
+		t.Fatalf("got %q %v %v (%q)", name, p, err, p.String())
+	}
+	if name, p, err := ParseSpec("fcfs"); err != nil || name != "fcfs" || len(p) != 0 || p.String() != "" {
+		t.Fatalf("fcfs: %q %v %v", name, p, err)
+	}
+	for in, want := range map[string]string{
+		"":              "empty name",
+		":q=3":          "empty name",
+		"mq:q":          "not key=value",
+		"mq:q=3,q=4":    "given twice",
+		"mq:q=3,,wtl=5": "not key=value",
+	} {
+		if _, _, err := ParseSpec(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseSpec(%q): error %v, want %q", in, err, want)
+		}
+	}
+}
+
+func TestParams(t *testing.T) {
+	p := Params{"wtl": "inf", "q": "8", "order": "up", "bad": "x1"}
+	if v, err := p.Float("wtl", 0); err != nil || !math.IsInf(v, 1) {
+		t.Errorf("wtl: %v %v", v, err)
+	}
+	if v, err := p.Float("missing", 2.5); err != nil || v != 2.5 {
+		t.Errorf("default float: %v %v", v, err)
+	}
+	if _, err := p.Float("bad", 0); err == nil || !strings.Contains(err.Error(), `bad="x1": not a number`) {
+		t.Errorf("bad float: %v", err)
+	}
+	if _, err := (Params{"x": "NaN"}).Float("x", 0); err == nil {
+		t.Error("NaN accepted")
+	}
+	if v, err := p.Int("q", 1); err != nil || v != 8 {
+		t.Errorf("q: %v %v", v, err)
+	}
+	if _, err := p.Int("order", 1); err == nil {
+		t.Error("non-integer accepted")
+	}
+	if v, err := p.Choice("order", "down", "up", "down"); err != nil || v != "up" {
+		t.Errorf("order: %v %v", v, err)
+	}
+	if _, err := p.Choice("bad", "a", "a", "b"); err == nil || !strings.Contains(err.Error(), "want one of a, b") {
+		t.Errorf("choice: %v", err)
+	}
+	if err := p.Check("wtl", "q", "order"); err == nil || !strings.Contains(err.Error(), `unknown parameter "bad" (known: wtl, q, order)`) {
+		t.Errorf("check: %v", err)
+	}
+	if err := (Params{"x": "1"}).Check(); err == nil || !strings.Contains(err.Error(), "takes none") {
+		t.Errorf("check none: %v", err)
+	}
+	if !Supports(nil, Mesh) || !Supports([]string{Flat, Cube}, Cube) || Supports([]string{Flat}, Mesh) {
+		t.Error("Supports")
+	}
+}
