@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/plot/vg"
-
 	"github.com/schedlab/schedlab/analysis/metrics"
 	"github.com/schedlab/schedlab/analysis/plot"
 	"github.com/schedlab/schedlab/analysis/results"
@@ -127,11 +125,8 @@ func buildAllocation(c *Context, e *results.Experiment, idx int) ([]Page, error)
 			}
 			parts := chunks(expPairs(e), hbarPairs)
 			for pi, part := range parts {
-				p := plot.New(fmt.Sprintf("%s per policy pair: %s, %s%s", capitalize(m.name), e.Name, tr, partSuffix(pi, len(parts))), m.axis, "")
-				hb := &plot.HBars{Height: 0.7}
-				labels := make([]string, len(part))
-				for k := len(part) - 1; k >= 0; k-- {
-					pair := part[k]
+				title := fmt.Sprintf("%s per policy pair: %s, %s%s", capitalize(m.name), e.Name, tr, partSuffix(pi, len(parts)))
+				p := pairBars(c, title, m.axis, part, func(pair results.Pair) (float64, float64) {
 					v, hw := math.NaN(), math.NaN()
 					for i := range cells {
 						if cells[i].Pair == pair && cells[i].Trace == tr {
@@ -139,14 +134,8 @@ func buildAllocation(c *Context, e *results.Experiment, idx int) ([]Page, error)
 							v, hw = ci.Mean, ci.HalfWidth
 						}
 					}
-					hb.Values = append(hb.Values, v)
-					hb.HalfWidths = append(hb.HalfWidths, hw)
-					hb.Styles = append(hb.Styles, c.Style(pair))
-					labels[len(part)-1-k] = pair.String()
-				}
-				p.Add(hb)
-				p.NominalY(labels...)
-				p.Y.Tick.Label.Font = plot.Font(vg.Length(max(6.5, min(9, 300/float64(len(part))))))
+					return v, hw
+				})
 				pages = append(pages, &FigurePage{Fig: &plot.Figure{Name: fmt.Sprintf("exp%d-%s-%s-%d", idx, m.key, sanitize(tr), pi+1), Plot: p, Note: "Trace " + tr + ". " + m.note}})
 			}
 		}

@@ -530,25 +530,14 @@ func buildTraceHBars(c *Context, e *results.Experiment, idx int) ([]Page, error)
 		for _, col := range TraceBarMetrics {
 			m, _ := metrics.Lookup(col)
 			for pi, part := range parts {
-				p := plot.New(fmt.Sprintf("%s per policy pair: %s, %s%s", capitalize(m.Name), e.Name, tr, partSuffix(pi, len(parts))), m.AxisLabel(unit), "")
-				hb := &plot.HBars{Height: 0.7}
-				labels := make([]string, len(part))
-				// Row 0 is drawn at the bottom: reverse so the first pair is on top.
-				for k := len(part) - 1; k >= 0; k-- {
-					pair := part[k]
-					v, hw := math.NaN(), math.NaN()
+				title := fmt.Sprintf("%s per policy pair: %s, %s%s", capitalize(m.Name), e.Name, tr, partSuffix(pi, len(parts)))
+				p := pairBars(c, title, m.AxisLabel(unit), part, func(pair results.Pair) (float64, float64) {
 					if cell := byPair[pair]; cell != nil {
 						ci := cell.CI(col, c.Level)
-						v, hw = ci.Mean, ci.HalfWidth
+						return ci.Mean, ci.HalfWidth
 					}
-					hb.Values = append(hb.Values, v)
-					hb.HalfWidths = append(hb.HalfWidths, hw)
-					hb.Styles = append(hb.Styles, c.Style(pair))
-					labels[len(part)-1-k] = pair.String()
-				}
-				p.Add(hb)
-				p.NominalY(labels...)
-				p.Y.Tick.Label.Font = plot.Font(vg.Length(max(6.5, min(9, 300/float64(len(part))))))
+					return math.NaN(), math.NaN()
+				})
 				p.X.Min = math.Min(0, p.X.Min)
 				fig := &plot.Figure{Name: fmt.Sprintf("exp%d-%s-%s-%d", idx, col, sanitize(tr), pi+1), Plot: p, Note: note}
 				pages = append(pages, &FigurePage{Fig: fig})
@@ -1014,4 +1003,26 @@ func buildSummaryTable(c *Context, e *results.Experiment, idx int) ([]Page, erro
 		t.Add(row...)
 	}
 	return TablePages(t), nil
+}
+
+// pairBars draws one horizontal bar per pair (the first pair on top), each
+// with its confidence half-width from value and the pair's style, labelled
+// by pair name.
+func pairBars(c *Context, title, axis string, part []results.Pair, value func(results.Pair) (mean, halfWidth float64)) *goplot.Plot {
+	p := plot.New(title, axis, "")
+	hb := &plot.HBars{Height: 0.7}
+	labels := make([]string, len(part))
+	// Row 0 is drawn at the bottom: reverse so the first pair is on top.
+	for k := len(part) - 1; k >= 0; k-- {
+		pair := part[k]
+		v, hw := value(pair)
+		hb.Values = append(hb.Values, v)
+		hb.HalfWidths = append(hb.HalfWidths, hw)
+		hb.Styles = append(hb.Styles, c.Style(pair))
+		labels[len(part)-1-k] = pair.String()
+	}
+	p.Add(hb)
+	p.NominalY(labels...)
+	p.Y.Tick.Label.Font = plot.Font(vg.Length(max(6.5, min(9, 300/float64(len(part))))))
+	return p
 }
