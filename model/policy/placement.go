@@ -1,0 +1,85 @@
+package policy
+
+import "math/bits"
+
+// Node numbering (the coordinate convention of every machine kind):
+//
+//   - flat:N   processors 0..N−1;
+//   - mesh:WxH node (x, y), 0 ≤ x < W, 0 ≤ y < H, is number y·W + x;
+//   - cube:n   node number = its n-bit address.
+//
+// NodeOf and XY convert between mesh coordinates and node numbers.
+
+// NodeOf returns the number of mesh node (x, y) on a mesh of width w.
+func NodeOf(w, x, y int) int { return y*w + x }
+
+// XY returns the coordinates of node n on a mesh of width w.
+func XY(w, n int) (x, y int) { return n % w, n / w }
+
+// Piece is one block of a placement, in the machine's node numbering:
+//
+//   - flat: the range X..X+W−1 (Y = 0, H = 1, Mask = 0);
+//   - mesh: the W×H submesh whose lower-left corner is (X, Y) (Mask = 0);
+//   - cube: the subcube {X | s : s ⊆ Mask}, X with the Mask bits zero,
+//     W = 2^popcount(Mask), Y = 0, H = 1. A basic (buddy) k-cube has
+//     Mask = 2^k − 1 and X a multiple of 2^k.
+//
+// Every kind holds W·H nodes. The results' placement column stores pieces
+// with these fields (schema.Piece).
+type Piece struct {
+	X, Y, W, H int32
+	Mask       int32
+}
+
+// Size is the number of nodes of p.
+func (p Piece) Size() int { return int(p.W) * int(p.H) }
+
+// Range returns the flat piece of n processors starting at lo.
+func Range(lo, n int) Piece { return Piece{X: int32(lo), W: int32(n), H: 1} }
+
+// Rect returns the mesh piece of the w×h submesh with lower-left corner (x, y).
+func Rect(x, y, w, h int) Piece {
+	return Piece{X: int32(x), Y: int32(y), W: int32(w), H: int32(h)}
+}
+
+// Subcube returns the cube piece {base | s : s ⊆ mask}; base's mask bits
+// are cleared.
+func Subcube(base, mask int) Piece {
+	return Piece{X: int32(base &^ mask), W: int32(1) << bits.OnesCount32(uint32(mask)), H: 1, Mask: int32(mask)}
+}
+
+// AppendNodes appends the node numbers of p, on machine m, to dst: in
+// increasing order for flat and cube pieces, row by row for mesh pieces.
+func (p Piece) AppendNodes(m Machine, dst []int) []int {
+	switch {
+	case m.Kind == Mesh:
+		for y := int(p.Y); y < int(p.Y+p.H); y++ {
+			for x := int(p.X); x < int(p.X+p.W); x++ {
+				dst = append(dst, NodeOf(m.Width, x, y))
+			}
+		}
+	case p.Mask != 0:
+		// Enumerate the submasks of Mask in increasing order.
+		mask := int(p.Mask)
+		for s := 0; ; s = (s - mask) & mask {
+			dst = append(dst, int(p.X)|s)
+			if s == mask {
+				break
+			}
+		}
+	default:
+		for i := int(p.X); i < int(p.X+p.W); i++ {
+			dst = append(dst, i)
+		}
+	}
+	return dst
+}
+
+// Placer is implemented by allocations that can say where they are as a
+// list of pieces. It costs O(pieces), unlike listing every node; the
+// engine records placements through it, and falls back to NodeLister
+// (grouped into flat ranges) for allocations that only list nodes.
+type Placer interface {
+	// Placement appends the pieces held to dst and returns it.
+	Placement(dst []Piece) []Piece
+}
