@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/schedlab/schedlab/analysis/metrics"
 	"github.com/schedlab/schedlab/analysis/plot"
 	"github.com/schedlab/schedlab/analysis/results"
 	"github.com/schedlab/schedlab/analysis/stats"
+	"github.com/schedlab/schedlab/model/metrics"
 )
 
 func init() {

@@ -12,10 +12,10 @@ import (
 	goplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
-	"github.com/schedlab/schedlab/analysis/metrics"
 	"github.com/schedlab/schedlab/analysis/plot"
 	"github.com/schedlab/schedlab/analysis/results"
 	"github.com/schedlab/schedlab/analysis/table"
+	"github.com/schedlab/schedlab/model/metrics"
 )
 
 // Chunk sizes: how many pairs share one figure.

@@ -10,11 +10,11 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/schedlab/schedlab/analysis/metrics"
 	"github.com/schedlab/schedlab/analysis/plot"
 	"github.com/schedlab/schedlab/analysis/results"
 	"github.com/schedlab/schedlab/analysis/stats"
 	"github.com/schedlab/schedlab/analysis/table"
+	"github.com/schedlab/schedlab/model/metrics"
 )
 
 // CompareMetrics are the summary columns compared by Compare.

@@ -5,9 +5,9 @@ import (
 	"math"
 	"sort"
 
-	"github.com/schedlab/schedlab/analysis/metrics"
 	"github.com/schedlab/schedlab/analysis/plot"
 	"github.com/schedlab/schedlab/analysis/results"
+	"github.com/schedlab/schedlab/model/metrics"
 )
 
 // GanttJobs is the number of job starts the automatic occupancy window

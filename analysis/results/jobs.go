@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/schedlab/schedlab/analysis/metrics"
+	"github.com/schedlab/schedlab/model/metrics"
 )
 
 // JobStats are per-job metrics aggregated over a group of jobs.
