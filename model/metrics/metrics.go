@@ -112,10 +112,16 @@ func Lookup(column string) (Metric, bool) {
 // DefaultTau is the default bounded-slowdown threshold τ (pyss: 10 s).
 const DefaultTau = 10
 
-// Slowdown is response / run, the unbounded slowdown. A zero run time is
-// replaced by tiny (> 0) to keep the ratio finite.
-func Slowdown(response, run, tiny float64) float64 {
-	return response / math.Max(run, tiny)
+// Slowdown is response / run, the unbounded slowdown (Batsim's and
+// AccaSim's "slowdown"). A job of zero run time (KTH-SP2 has 8, the NASA
+// iPSC/860 log 173) is taken to run one time unit (the SWF resolution,
+// 1 s) and its slowdown is floored at 1: max(1, response). Every tool of
+// schedlab (the replay, the fixtures, the report) uses this one definition.
+func Slowdown(response, run float64) float64 {
+	if run <= 0 {
+		return math.Max(1, response)
+	}
+	return response / run
 }
 
 // BoundedSlowdown is max(1, response / max(run, τ)) (peers-and-swf §3,

@@ -19,8 +19,12 @@ func TestBoundedSlowdown(t *testing.T) {
 			t.Errorf("BoundedSlowdown(%v,%v,%v) = %v, want %v", c.resp, c.run, c.tau, got, c.want)
 		}
 	}
-	if got := Slowdown(10, 0, 1e-6); got != 1e7 {
-		t.Errorf("Slowdown zero run = %v", got)
+	for _, c := range []struct{ resp, run, want float64 }{
+		{10, 0, 10}, {0.5, 0, 1}, {0, 0, 1}, {30, 10, 3}, {1, 0.5, 2},
+	} {
+		if got := Slowdown(c.resp, c.run); got != c.want {
+			t.Errorf("Slowdown(%v, %v) = %v, want %v", c.resp, c.run, got, c.want)
+		}
 	}
 }
 

@@ -1,0 +1,100 @@
+package metrics
+
+import "math"
+
+// JobStats are the per-job metrics aggregated over a set of jobs: the
+// job-level columns of summary.parquet. Every tool computes them through
+// Accumulator, so that the replay, the test fixtures and the report agree to
+// the last bit.
+type JobStats struct {
+	N            int64   // jobs counted
+	MeanResponse float64 // mean of end − submit (Chu 1995 §3.3)
+	SDResponse   float64 // sample standard deviation of response (n − 1 divisor); NaN below 2 jobs
+	MeanWait     float64 // mean of start − submit
+	MaxWait      float64
+	MeanSlowdown float64 // mean of Slowdown
+	MeanBSLD     float64 // mean of BoundedSlowdown at τ
+	MeanRun      float64 // mean run time
+}
+
+// Accumulator accumulates JobStats one job at a time, in a fixed order (the
+// sums are order-dependent in floating point: callers add jobs in trace
+// order). The zero value is ready with τ = 0; use NewAccumulator.
+type Accumulator struct {
+	tau                     float64
+	n                       int64
+	meanResp, m2            float64 // Welford
+	sumResp, sumWait, sumSd float64
+	sumBsld, sumRun         float64
+	maxWait                 float64
+}
+
+// NewAccumulator returns an accumulator for the bounded-slowdown threshold τ.
+func NewAccumulator(tau float64) *Accumulator { return &Accumulator{tau: tau} }
+
+// Add counts one job.
+func (a *Accumulator) Add(submit, start, end, run float64) {
+	wait := start - submit
+	resp := end - submit
+	a.n++
+	d := resp - a.meanResp
+	a.meanResp += d / float64(a.n)
+	a.m2 += d * (resp - a.meanResp)
+	a.sumResp += resp
+	a.sumWait += wait
+	a.sumSd += Slowdown(resp, run)
+	a.sumBsld += BoundedSlowdown(resp, run, a.tau)
+	a.maxWait = math.Max(a.maxWait, wait)
+	a.sumRun += run
+}
+
+// N is the number of jobs added.
+func (a *Accumulator) N() int64 { return a.n }
+
+// Stats returns the aggregated metrics; every mean is NaN when no job was
+// added (undefined, never a perfect score), and SDResponse is NaN below two
+// jobs.
+func (a *Accumulator) Stats() JobStats {
+	nan := math.NaN()
+	if a.n == 0 {
+		return JobStats{MeanResponse: nan, SDResponse: nan, MeanWait: nan, MaxWait: nan, MeanSlowdown: nan, MeanBSLD: nan, MeanRun: nan}
+	}
+	n := float64(a.n)
+	s := JobStats{
+		N: a.n, MeanResponse: a.sumResp / n, MeanWait: a.sumWait / n, MaxWait: a.maxWait,
+		MeanSlowdown: a.sumSd / n, MeanBSLD: a.sumBsld / n, MeanRun: a.sumRun / n, SDResponse: nan,
+	}
+	if a.n > 1 {
+		s.SDResponse = math.Sqrt(a.m2 / (n - 1))
+	}
+	return s
+}
+
+// SystemStats are the system-level columns of summary.parquet, over
+// [first arrival, last completion] of a whole run.
+type SystemStats struct {
+	Makespan    float64 // last completion − first arrival
+	Utilization float64 // busy processor-time / (procs × makespan): Chu 1995 Def 3.2 averaged over time
+	Throughput  float64 // jobs counted / makespan (Mohapatra et al. §4.2: X = C/T)
+	MeanQueue   float64 // time-averaged number of waiting jobs
+	Power       float64 // Throughput / mean wait (Power)
+}
+
+// System computes the system-level metrics of a run from its span, the
+// integrals of busy processors and waiting jobs over it, the machine size,
+// the number of jobs counted and their mean wait. With a zero makespan the
+// rates are 0 (nothing elapsed); with no job counted, power is NaN.
+func System(first, last, busyArea, queueArea float64, procs int, counted int64, meanWait float64) SystemStats {
+	s := SystemStats{Makespan: last - first}
+	if s.Makespan > 0 {
+		s.Utilization = busyArea / (float64(procs) * s.Makespan)
+		s.MeanQueue = queueArea / s.Makespan
+		s.Throughput = float64(counted) / s.Makespan
+	}
+	if counted == 0 {
+		s.Power = math.NaN()
+	} else {
+		s.Power = Power(s.Throughput, meanWait)
+	}
+	return s
+}
