@@ -10,6 +10,10 @@ import (
 	"github.com/schedlab/schedlab/model/metrics"
 )
 
+func init() {
+	Register(Builder{Name: "occupancy", Order: 50, Scope: PerExperiment, Applies: hasJobs, Build: buildOccupancy})
+}
+
 // GanttJobs is the number of job starts the automatic occupancy window
 // spans, from the median start time on.
 const GanttJobs = 60

@@ -1,0 +1,84 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/schedlab/schedlab/analysis/plot"
+	"github.com/schedlab/schedlab/analysis/results"
+	"github.com/schedlab/schedlab/model/metrics"
+)
+
+// CurveMetrics are the summary columns plotted against load, in order.
+var CurveMetrics = []string{"mean_response", "mean_wait", "mean_bsld", "mean_slowdown", "utilization", "throughput", "power", "mean_queue", "sd_response", "max_wait"}
+
+func init() {
+	Register(Builder{Name: "load-curves", Order: 10, Scope: PerExperiment, Applies: isSweep, Build: buildCurves})
+}
+
+func isSweep(_ *Context, e *results.Experiment) bool { return e.Sweep() }
+
+// buildCurves draws each of CurveMetrics against offered load, one curve
+// per pair with Student-t error bars across replications.
+func buildCurves(c *Context, e *results.Experiment, idx int) ([]Page, error) {
+	cells := e.Cells()
+	byPair := map[results.Pair][]*results.Cell{}
+	for i := range cells {
+		byPair[cells[i].Pair] = append(byPair[cells[i].Pair], &cells[i])
+	}
+	unit := expUnit(c, e)
+	parts := chunks(expPairs(e), curvePairs)
+	var pages []Page
+	minReps, maxReps := math.MaxInt, 0
+	for i := range cells {
+		minReps, maxReps = min(minReps, len(cells[i].Rows)), max(maxReps, len(cells[i].Rows))
+	}
+	note := fmt.Sprintf("Error bars: %g%% Student-t confidence intervals across %s replications.", c.Level*100, repRange(minReps, maxReps))
+	if maxReps < 2 {
+		note = "One replication per load: no confidence intervals."
+	}
+	for _, col := range CurveMetrics {
+		m, _ := metrics.Lookup(col)
+		for pi, part := range parts {
+			p := plot.New(fmt.Sprintf("%s vs offered load: %s%s", capitalize(m.Name), e.Name, partSuffix(pi, len(parts))), "offered load", m.AxisLabel(unit))
+			fig := &plot.Figure{Name: fmt.Sprintf("exp%d-%s-vs-load-%d", idx, col, pi+1), Plot: p, Note: note}
+			var allM, allH []float64
+			undrawn := 0
+			for k, pair := range part {
+				var xs, ys, hw []float64
+				for _, cell := range byPair[pair] {
+					ci := cell.CI(col, c.Level)
+					if math.IsInf(ci.Mean, 0) || math.IsNaN(ci.Mean) {
+						undrawn++
+					}
+					xs = append(xs, cell.Load)
+					ys = append(ys, ci.Mean)
+					hw = append(hw, ci.HalfWidth)
+				}
+				allM, allH = append(allM, ys...), append(allH, hw...)
+				fig.Legend = append(fig.Legend, plot.Curve(p, pair.String(), c.Style(pair), xs, ys, hw, dodge(e, k, len(part))))
+			}
+			setYRange(p, fig, allM, allH, true)
+			loadTicks(p, e)
+			if undrawn > 0 {
+				fig.Note += fmt.Sprintf(" %d point(s) with an infinite or undefined mean are not drawn (power is +Inf when no job waited in a replication).", undrawn)
+			}
+			pages = append(pages, &FigurePage{Fig: fig})
+		}
+	}
+	return pages, nil
+}
+
+// repRange is "3", or "1 to 3" when the points have different numbers of
+// replications (a point with one has no interval).
+func repRange(lo, hi int) string {
+	if lo == hi {
+		return strconv.Itoa(hi)
+	}
+	s := fmt.Sprintf("%d to %d", lo, hi)
+	if lo < 2 {
+		s += " (none where only one)"
+	}
+	return s
+}
