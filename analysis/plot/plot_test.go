@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 func TestStylesDistinct(t *testing.T) {
@@ -192,4 +193,13 @@ func TestTicksDensity(t *testing.T) {
 			t.Errorf("[%v, %v]: no minor ticks", c.min, c.max)
 		}
 	}
+}
+
+// Occupancy rectangles shaded by a negative job number draw without
+// panicking (the shade index wraps like a positive one).
+func TestOccupancyNegativeShade(t *testing.T) {
+	p := New("occ", "t", "p")
+	p.Add(&Occupancy{Rects: []Rect{{T0: 0, T1: 1, Lo: 0, Hi: 3, Shade: -1}, {T0: 1, T1: 2, Lo: 0, Hi: 3, Shade: -7}}})
+	c := NewPDF(200, 200)
+	p.Draw(draw.New(c))
 }

@@ -262,7 +262,7 @@ func (b *Bars) DataRange() (xmin, xmax, ymin, ymax float64) {
 type Rect struct {
 	T0, T1 float64
 	Lo, Hi float64
-	Shade  int // index into the fill shades
+	Shade  int // selects the fill shade (any integer, e.g. a job number; negative ones too)
 }
 
 // Occupancy draws processor-occupancy rectangles (a Gantt chart of
@@ -288,7 +288,8 @@ func (o *Occupancy) Plot(c draw.Canvas, plt *plot.Plot) {
 		if len(cl) == 0 {
 			continue
 		}
-		c.FillPolygon(shades[r.Shade%len(shades)], cl)
+		n := len(shades)
+		c.FillPolygon(shades[(r.Shade%n+n)%n], cl)
 		c.StrokeLines(edge, c.ClipLinesXY(append(pts, pts[0]))...)
 	}
 }

@@ -439,3 +439,25 @@ func TestCurveNoteUndrawnPoints(t *testing.T) {
 	}
 	t.Fatal("no power curve")
 }
+
+// TestNegativeJobNumbers: SWF job numbers may be negative (-1 is "unknown"
+// in SWF); the occupancy chart shades rectangles by job number and used to
+// index its shade table with a negative index and panic.
+func TestNegativeJobNumbers(t *testing.T) {
+	set := fixture.Build(fixture.Spec{Procs: 16, Jobs: 30, Reps: 1, Pairs: 2, Seed: 4, Real: true})
+	for i := range set.Jobs {
+		set.Jobs[i].JobID = -1 - int64(i%5)
+	}
+	_, pages := pagesOf(t, set, Options{})
+	c := plot.NewPDF(PageWidth, PageHeight)
+	drawn := 0
+	for _, p := range pages {
+		if n, ok := p.(Named); ok && strings.Contains(n.FigureName(), "occupancy") {
+			p.Draw(draw.New(c))
+			drawn++
+		}
+	}
+	if drawn == 0 {
+		t.Fatal("no occupancy chart")
+	}
+}
