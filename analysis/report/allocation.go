@@ -3,28 +3,31 @@ package report
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/schedlab/schedlab/analysis/plot"
 	"github.com/schedlab/schedlab/analysis/results"
 	"github.com/schedlab/schedlab/analysis/stats"
 	"github.com/schedlab/schedlab/model/metrics"
+	"github.com/schedlab/schedlab/model/policy"
+	"github.com/schedlab/schedlab/model/schema"
 )
 
 func init() {
-	Register(Builder{Name: "allocation-quality", Order: 35, Scope: PerExperiment, Applies: hasNodes, Build: buildAllocation})
+	Register(Builder{Name: "allocation-quality", Order: 35, Scope: PerExperiment, Applies: hasPlacement, Build: buildAllocation})
 }
 
-// hasNodes reports whether the experiment's jobs record the processors
-// they held (the `nodes` column).
-func hasNodes(c *Context, e *results.Experiment) bool {
+// hasPlacement reports whether the experiment's jobs record where they
+// ran (the `placement` column).
+func hasPlacement(c *Context, e *results.Experiment) bool {
 	if len(c.Set.Jobs) == 0 {
 		return false
 	}
 	for i := range e.Rows {
 		r := &e.Rows[i]
-		js := c.Set.JobsOf(results.Key{Trace: r.Trace, Pair: r.PairOf(), Rep: r.Rep})
+		js := c.Set.JobsOf(results.Key{Trace: r.Trace, Pair: results.PairOf(r), Rep: r.Rep})
 		for k := range js {
-			if js[k].Nodes != "" {
+			if len(js[k].Placement) > 0 {
 				return true
 			}
 		}
@@ -46,13 +49,14 @@ var allocMetrics = []allocMetric{
 
 // rowAllocValues computes the allocation metrics of one (trace, pair, rep).
 func rowAllocValues(c *Context, r *results.Summary) (map[string]float64, error) {
-	js := c.Set.JobsOf(results.Key{Trace: r.Trace, Pair: r.PairOf(), Rep: r.Rep})
+	js := c.Set.JobsOf(results.Key{Trace: r.Trace, Pair: results.PairOf(r), Rep: r.Rep})
 	ivs := make([]metrics.Interval, 0, len(js))
 	disp, n := 0.0, 0
+	var m placementMachine
 	for i := range js {
-		rs, err := metrics.ParseNodes(js[i].Nodes)
+		rs, err := m.ranges(&js[i])
 		if err != nil {
-			return nil, fmt.Errorf("%s: job %d of trace %s: column \"nodes\": %v", results.JobsFile, js[i].JobID, js[i].Trace, err)
+			return nil, err
 		}
 		if len(rs) == 0 {
 			continue
@@ -94,6 +98,9 @@ func buildAllocation(c *Context, e *results.Experiment, idx int) ([]Page, error)
 	}
 	var pages []Page
 	for _, m := range allocMetrics {
+		if !strings.HasPrefix(e.Machine, policy.Flat+":") {
+			m.note += " On " + e.Machine + ", blocks are runs of consecutive node numbers (mesh: y*W+x; hypercube: addresses)."
+		}
 		if e.Sweep() {
 			parts := chunks(expPairs(e), curvePairs)
 			for pi, part := range parts {
@@ -141,4 +148,33 @@ func buildAllocation(c *Context, e *results.Experiment, idx int) ([]Page, error)
 		}
 	}
 	return pages, nil
+}
+
+// placementMachine turns jobs' placements into node ranges on their
+// machine, parsing each machine spec once.
+type placementMachine struct {
+	parsed bool
+	spec   string
+	m      policy.Machine
+	err    error
+}
+
+// ranges returns the node ranges job j held (metrics.NodeRanges); errors
+// name the file, the job and the column.
+func (pm *placementMachine) ranges(j *results.Job) ([]metrics.Range, error) {
+	if len(j.Placement) == 0 {
+		return nil, nil
+	}
+	if !pm.parsed || j.Machine != pm.spec {
+		pm.parsed, pm.spec = true, j.Machine
+		pm.m, pm.err = policy.ParseMachine(j.Machine)
+	}
+	if pm.err != nil {
+		return nil, fmt.Errorf("%s: job %d of trace %s: column \"machine\": %v", schema.JobsFile, j.JobID, j.Trace, pm.err)
+	}
+	rs, err := metrics.NodeRanges(pm.m, j.Placement)
+	if err != nil {
+		return nil, fmt.Errorf("%s: job %d of trace %s: column \"placement\": %v", schema.JobsFile, j.JobID, j.Trace, err)
+	}
+	return rs, nil
 }

@@ -97,7 +97,7 @@ func CompareSets(a, b *results.Set, level float64) (*Comparison, error) {
 			continue
 		}
 		used[k] = true
-		pk := pointKey{machine: r.Machine, workload: b.WorkloadKey(r.Trace), pair: r.PairOf(), load: r.Load}
+		pk := pointKey{machine: r.Machine, workload: b.WorkloadKey(r.Trace), pair: results.PairOf(r), load: r.Load}
 		if r.Load < 0 {
 			pk.trace = r.Trace
 		}
@@ -199,7 +199,7 @@ func (cmp *Comparison) Pages() []Page {
 	sort.Slice(pairs, func(i, j int) bool { return pairs[i].Less(pairs[j]) })
 	var exps []string // experiments with load points, in point order
 	for _, d := range cmp.Diffs[CompareMetrics[0]] {
-		if d.Trace == "" && !contains(exps, d.Experiment) {
+		if d.Trace == "" && !slices.Contains(exps, d.Experiment) {
 			exps = append(exps, d.Experiment)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedlab/schedlab/analysis/internal/fixture"
 	"github.com/schedlab/schedlab/analysis/results"
+	"github.com/schedlab/schedlab/model/schema"
 )
 
 func TestCompareKnownDifference(t *testing.T) {
@@ -79,7 +80,7 @@ func TestCompareFiles(t *testing.T) {
 	}
 	tex, _ := os.ReadFile(filepath.Join(out, "t", "compare-mean_response.tex"))
 	checkBooktabs(t, string(tex), 9)
-	if err := Compare(CompareOptions{A: dirA, B: filepath.Join(out, "missing")}); err == nil || !strings.Contains(err.Error(), results.SummaryFile) {
+	if err := Compare(CompareOptions{A: dirA, B: filepath.Join(out, "missing")}); err == nil || !strings.Contains(err.Error(), schema.SummaryFile) {
 		t.Errorf("missing B: %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -51,7 +52,7 @@ func expPairs(e *results.Experiment) []results.Pair {
 	seen := map[results.Pair]bool{}
 	var out []results.Pair
 	for i := range e.Rows {
-		p := e.Rows[i].PairOf()
+		p := results.PairOf(&e.Rows[i])
 		if !seen[p] {
 			seen[p] = true
 			out = append(out, p)
@@ -224,7 +225,7 @@ func focuses(e *results.Experiment) []focus {
 		first := ""
 		for i := range e.Rows {
 			r := &e.Rows[i]
-			if r.Load == top && !containsStr(trs, r.Trace) {
+			if r.Load == top && !slices.Contains(trs, r.Trace) {
 				trs = append(trs, r.Trace)
 			}
 			if r.Load == top && (r.Rep < rep || (r.Rep == rep && r.Trace < first)) {
@@ -257,15 +258,6 @@ func focuses(e *results.Experiment) []focus {
 	return out
 }
 
-func containsStr(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
 func sanitize(s string) string {
 	return strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' {
@@ -281,7 +273,7 @@ func jobsFor(c *Context, e *results.Experiment, f focus, pair results.Pair) []re
 	var out []results.Job
 	for i := range e.Rows {
 		r := &e.Rows[i]
-		if r.PairOf() == pair && containsStr(f.Traces, r.Trace) {
+		if results.PairOf(r) == pair && slices.Contains(f.Traces, r.Trace) {
 			out = append(out, c.Set.JobsOf(results.Key{Trace: r.Trace, Pair: pair, Rep: r.Rep})...)
 		}
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/schedlab/schedlab/analysis/plot"
 	"github.com/schedlab/schedlab/analysis/results"
-	"github.com/schedlab/schedlab/model/metrics"
 )
 
 func init() {
@@ -77,23 +76,24 @@ func buildOccupancy(c *Context, e *results.Experiment, idx int) ([]Page, error) 
 		}
 		known := true
 		for i := range js {
-			if js[i].Nodes == "" {
+			if len(js[i].Placement) == 0 {
 				known = false
 				break
 			}
 		}
 		occ := &plot.Occupancy{}
 		ylabel := "processor index"
-		how := "rectangles are the processor ranges each job held (jobs.parquet nodes)"
+		how := "rectangles are the processor ranges each job held (jobs.parquet placement)"
 		if known {
+			var m placementMachine
 			for i := range js {
 				j := &js[i]
 				if j.End < w.Start || j.Start > w.End {
 					continue
 				}
-				rs, err := metrics.ParseNodes(j.Nodes)
+				rs, err := m.ranges(j)
 				if err != nil {
-					return nil, fmt.Errorf("%s: job %d of trace %s: column \"nodes\": %v", results.JobsFile, j.JobID, j.Trace, err)
+					return nil, err
 				}
 				for _, r := range rs {
 					occ.Rects = append(occ.Rects, plot.Rect{T0: j.Start, T1: j.End, Lo: float64(r.Lo), Hi: float64(r.Hi), Shade: int(j.JobID)})
@@ -154,7 +154,7 @@ func stacked(js []results.Job, w Window) []plot.Rect {
 		y := 0.0
 		for _, j := range act {
 			if j.Start <= t0 && j.End >= t1 {
-				n := float64(max(j.AllocProcs, j.ReqProcs, 1))
+				n := max(j.AllocProcs, float64(j.ReqProcs), 1)
 				out = append(out, plot.Rect{T0: t0, T1: t1, Lo: y, Hi: y + n - 1, Shade: int(j.JobID)})
 				y += n
 			}

@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -27,6 +28,7 @@ import (
 	"github.com/schedlab/schedlab/analysis/plot"
 	"github.com/schedlab/schedlab/analysis/results"
 	"github.com/schedlab/schedlab/analysis/table"
+	"github.com/schedlab/schedlab/model/schema"
 	"github.com/schedlab/schedlab/trace"
 )
 
@@ -137,7 +139,7 @@ func NewContext(set *results.Set, opts Options) (*Context, error) {
 		return nil, fmt.Errorf("confidence level %v: want 0 < level < 1", opts.Level)
 	}
 	if len(set.Summary) == 0 {
-		return nil, fmt.Errorf("%s: no rows", filepath.Join(set.Dir, results.SummaryFile))
+		return nil, fmt.Errorf("%s: no rows", filepath.Join(set.Dir, schema.SummaryFile))
 	}
 	ctx := &Context{Set: set, Opts: opts, Level: opts.Level, TimeUnit: set.TimeUnit(), Pairs: set.Pairs(), Experiments: set.Experiments()}
 	ctx.styles = make(map[results.Pair]plot.Style, len(ctx.Pairs))
@@ -150,7 +152,7 @@ func NewContext(set *results.Set, opts Options) (*Context, error) {
 			return nil, fmt.Errorf("--baseline: %w", err)
 		}
 		if _, ok := ctx.styles[b]; !ok {
-			return nil, fmt.Errorf("--baseline %q: no such pair in %s", opts.Baseline, filepath.Join(set.Dir, results.SummaryFile))
+			return nil, fmt.Errorf("--baseline %q: no such pair in %s", opts.Baseline, filepath.Join(set.Dir, schema.SummaryFile))
 		}
 		ctx.Baseline = &b
 	}
@@ -269,7 +271,7 @@ func (ctx *Context) export(pages []Page) error {
 		formats = []string{"svg"}
 	}
 	for _, f := range formats {
-		if !contains(plot.Formats, f) {
+		if !slices.Contains(plot.Formats, f) {
 			return fmt.Errorf("--format %q: want one of %s", f, strings.Join(plot.Formats, ", "))
 		}
 	}
@@ -321,13 +323,4 @@ func WriteTable(dir string, t *table.Table) error {
 		}
 	}
 	return nil
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }

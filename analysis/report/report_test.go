@@ -14,6 +14,7 @@ import (
 	"github.com/schedlab/schedlab/analysis/internal/fixture"
 	"github.com/schedlab/schedlab/analysis/plot"
 	"github.com/schedlab/schedlab/analysis/results"
+	"github.com/schedlab/schedlab/model/schema"
 )
 
 func writeFixture(t testing.TB, s fixture.Spec) string {
@@ -254,17 +255,17 @@ func TestBaselineAndWindowOptions(t *testing.T) {
 	t.Error("no occupancy figure")
 }
 
-func TestBadNodesColumn(t *testing.T) {
+func TestBadPlacementColumn(t *testing.T) {
 	set := fixture.Build(fixture.Spec{Procs: 16, Jobs: 20, Reps: 1, Pairs: 1, Seed: 2})
 	for i := range set.Jobs {
-		set.Jobs[i].Nodes = "3-1"
+		set.Jobs[i].Placement = []schema.Piece{{X: 12, W: 8, H: 1}} // beyond processor 15
 	}
 	ctx, err := NewContext(set, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ctx.Pages(); err == nil || !strings.Contains(err.Error(), `"nodes"`) || !strings.Contains(err.Error(), "jobs.parquet") {
-		t.Errorf("bad nodes: %v", err)
+	if _, err := ctx.Pages(); err == nil || !strings.Contains(err.Error(), `"placement"`) || !strings.Contains(err.Error(), "jobs.parquet") || !strings.Contains(err.Error(), "flat:16") {
+		t.Errorf("bad placement: %v", err)
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 
 	"github.com/schedlab/schedlab/analysis/plot"
 	"github.com/schedlab/schedlab/analysis/results"
-	"github.com/schedlab/schedlab/model/metrics"
 )
 
 func init() {
@@ -28,11 +27,7 @@ func buildSizeClasses(c *Context, e *results.Experiment, idx int) ([]Page, error
 		for _, pair := range expPairs(e) {
 			per[pair] = map[int]*acc{}
 			for _, j := range jobsFor(c, e, f, pair) {
-				p := j.ReqProcs
-				if p <= 0 {
-					p = j.AllocProcs
-				}
-				k := metrics.SizeClass(p)
+				k := results.JobSizeClass(&j)
 				a := per[pair][k]
 				if a == nil {
 					a = &acc{}
@@ -53,7 +48,7 @@ func buildSizeClasses(c *Context, e *results.Experiment, idx int) ([]Page, error
 		}
 		labels := make([]string, len(classes))
 		for i, k := range classes {
-			labels[i] = metrics.SizeClassLabel(k)
+			labels[i] = results.SizeClassLabel(k)
 		}
 		for pi, part := range parts {
 			p := plot.New(fmt.Sprintf("Mean response time by job size: %s, %s%s", e.Name, f.Label, partSuffix(pi, len(parts))), "requested processors (power-of-two classes)", "mean response time ("+unit+")")

@@ -1,41 +1,54 @@
 package results
 
 import (
-	"fmt"
 	"reflect"
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/memory"
+
+	"github.com/schedlab/schedlab/model/schema"
 )
+
+// pieceType is the Arrow type of the placement column:
+// list<struct<x, y, w, h, mask int32>>.
+var pieceType = func() *arrow.StructType {
+	var fs []arrow.Field
+	t := reflect.TypeFor[schema.Piece]()
+	for i := range t.NumField() {
+		fs = append(fs, arrow.Field{Name: t.Field(i).Tag.Get("parquet"), Type: arrow.PrimitiveTypes.Int32})
+	}
+	return arrow.StructOf(fs...)
+}()
 
 // ToRecord converts result rows (Job, Summary or Series) to an Arrow record
 // whose columns are the Parquet columns, in contract order, with the same
-// types (utf8, int64, float64). The caller must Release the record.
+// types (utf8, int64, float64, list<struct<x,y,w,h,mask int32>>). The
+// caller must Release the record.
 func ToRecord[T Job | Summary | Series](mem memory.Allocator, rows []T) arrow.Record {
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	t := reflect.TypeFor[T]()
-	fields := make([]arrow.Field, t.NumField())
-	for i := range fields {
-		f := t.Field(i)
+	var zero T
+	cols := schema.Columns(zero)
+	fields := make([]arrow.Field, len(cols))
+	for i, c := range cols {
 		var dt arrow.DataType
-		switch f.Type.Kind() {
-		case reflect.String:
+		switch c.Kind {
+		case schema.String:
 			dt = arrow.BinaryTypes.String
-		case reflect.Int64:
+		case schema.Int:
 			dt = arrow.PrimitiveTypes.Int64
-		case reflect.Float64:
+		case schema.Double:
 			dt = arrow.PrimitiveTypes.Float64
-		default:
-			panic(fmt.Sprintf("results: field %s of kind %s", f.Name, f.Type.Kind()))
+		case schema.List:
+			dt = arrow.ListOf(pieceType)
 		}
-		fields[i] = arrow.Field{Name: f.Tag.Get("parquet"), Type: dt}
+		fields[i] = arrow.Field{Name: c.Name, Type: dt}
 	}
 	b := array.NewRecordBuilder(mem, arrow.NewSchema(fields, nil))
 	defer b.Release()
-	for fi := range fields {
+	for fi := range fields { // schema.Columns lists the fields in declaration order
 		fb := b.Field(fi)
 		fb.Reserve(len(rows))
 		for ri := range rows {
@@ -47,6 +60,16 @@ func ToRecord[T Job | Summary | Series](mem memory.Allocator, rows []T) arrow.Re
 				fb.Append(v.Int())
 			case *array.Float64Builder:
 				fb.Append(v.Float())
+			case *array.ListBuilder:
+				fb.Append(true)
+				sb := fb.ValueBuilder().(*array.StructBuilder)
+				for k := range v.Len() {
+					sb.Append(true)
+					p := v.Index(k)
+					for f := range p.NumField() {
+						sb.FieldBuilder(f).(*array.Int32Builder).Append(int32(p.Field(f).Int()))
+					}
+				}
 			}
 		}
 	}

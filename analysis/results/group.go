@@ -64,7 +64,7 @@ func (e *Experiment) Cells() []Cell {
 	idx := map[key]int{}
 	var out []Cell
 	for _, r := range e.Rows {
-		k := key{p: r.PairOf(), load: r.Load}
+		k := key{p: PairOf(&r), load: r.Load}
 		if !sweep {
 			k.trace = r.Trace
 		}

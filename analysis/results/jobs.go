@@ -1,55 +1,26 @@
 package results
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"strconv"
 
 	"github.com/schedlab/schedlab/model/metrics"
+	"github.com/schedlab/schedlab/model/sched"
 )
 
-// JobStats are per-job metrics aggregated over a group of jobs.
-type JobStats struct {
-	N            int
-	MeanResponse float64
-	SDResponse   float64 // sample standard deviation (n − 1)
-	MeanWait     float64
-	MaxWait      float64
-	MeanSlowdown float64
-	MeanBSLD     float64
-	MeanRun      float64
-}
-
-// Stats aggregates jobs (NaN means when empty).
-func Stats(jobs []Job) JobStats {
-	s := JobStats{N: len(jobs)}
-	if len(jobs) == 0 {
-		nan := math.NaN()
-		return JobStats{MeanResponse: nan, SDResponse: nan, MeanWait: nan, MaxWait: nan, MeanSlowdown: nan, MeanBSLD: nan, MeanRun: nan}
-	}
-	var sr, sw, ssd, sb, srun float64
+// Stats aggregates jobs, in the order given, with the contract's
+// definitions (metrics.Accumulator at the bounded-slowdown threshold tau,
+// the run's bsld_tau): the job-level statistics of summary.parquet, NaN
+// when there are no jobs.
+func Stats(jobs []Job, tau float64) metrics.JobStats {
+	a := metrics.NewAccumulator(tau)
 	for i := range jobs {
 		j := &jobs[i]
-		sr += j.Response
-		sw += j.Wait
-		ssd += j.Slowdown
-		sb += j.BoundedSlowdown
-		srun += j.Run
-		s.MaxWait = math.Max(s.MaxWait, j.Wait)
+		a.Add(j.Submit, j.Start, j.End, j.Run)
 	}
-	n := float64(len(jobs))
-	s.MeanResponse, s.MeanWait, s.MeanSlowdown, s.MeanBSLD, s.MeanRun = sr/n, sw/n, ssd/n, sb/n, srun/n
-	if len(jobs) > 1 {
-		var ss float64
-		for i := range jobs {
-			d := jobs[i].Response - s.MeanResponse
-			ss += d * d
-		}
-		s.SDResponse = math.Sqrt(ss / (n - 1))
-	} else {
-		s.SDResponse = math.NaN()
-	}
-	return s
+	return a.Stats()
 }
 
 // Group is a set of jobs sharing a key.
@@ -97,13 +68,41 @@ var (
 	// ByUser groups by user id.
 	ByUser = func(j *Job) string { return strconv.FormatInt(j.User, 10) }
 	// BySizeClass groups by power-of-two class of requested processors
-	// (allocated when unknown), keyed by the class index (see
-	// metrics.SizeClass; "-1" when unknown).
-	BySizeClass = func(j *Job) string {
-		p := j.ReqProcs
-		if p <= 0 {
-			p = j.AllocProcs
-		}
-		return strconv.Itoa(metrics.SizeClass(p))
-	}
+	// (allocated when unknown), keyed by the class index (see JobSizeClass;
+	// "-1" when unknown).
+	BySizeClass = func(j *Job) string { return strconv.Itoa(JobSizeClass(j)) }
 )
+
+// SizeClass is the power-of-two size class of a job of p processors,
+// ⌈log2 p⌉ (model/sched.SizeClass, the classes of Krueger, Lai & Radiya's
+// Scan): class k holds sizes in (2^(k−1), 2^k], so class 0 is 1 processor,
+// 1 is 2, 2 is 3–4, 3 is 5–8. p < 1 (unknown) gives −1.
+func SizeClass(p int64) int {
+	if p < 1 {
+		return -1
+	}
+	return sched.SizeClass(int(p))
+}
+
+// JobSizeClass is the SizeClass of a job's requested processors, or of its
+// allocated processors (rounded up) when the request is unknown.
+func JobSizeClass(j *Job) int {
+	p := j.ReqProcs
+	if p <= 0 {
+		p = int64(math.Ceil(j.AllocProcs))
+	}
+	return SizeClass(p)
+}
+
+// SizeClassLabel is the processor range of a size class, e.g. "5-8".
+func SizeClassLabel(k int) string {
+	switch {
+	case k < 0:
+		return "unknown"
+	case k == 0:
+		return "1"
+	case k == 1:
+		return "2"
+	}
+	return fmt.Sprintf("%d-%d", int64(1)<<(k-1)+1, int64(1)<<k)
+}

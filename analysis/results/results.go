@@ -7,137 +7,27 @@ package results
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/schedlab/schedlab/model/schema"
 )
 
-// File names inside a results directory.
-const (
-	JobsFile    = "jobs.parquet"
-	SummaryFile = "summary.parquet"
-	SeriesFile  = "series.parquet"
+// The row types of the results files and the trace provenance: the
+// contract's own types (model/schema), so that the replay writes and the
+// analysis reads one declaration.
+type (
+	Job       = schema.Job       // one row of jobs.parquet
+	Summary   = schema.Summary   // one row of summary.parquet
+	Series    = schema.Series    // one row of series.parquet
+	TraceInfo = schema.TraceInfo // one element of the schedlab.traces metadata
 )
-
-// Metadata keys of the results files.
-const (
-	KeyVersion = "schedlab.version"
-	KeyOptions = "schedlab.options"
-	KeyTraces  = "schedlab.traces"
-)
-
-// Job is one row of jobs.parquet: one accepted job under one (trace, pair).
-type Job struct {
-	Trace           string  `parquet:"trace"`
-	Machine         string  `parquet:"machine"`
-	Alloc           string  `parquet:"alloc"`
-	Sched           string  `parquet:"sched"`
-	Rep             int64   `parquet:"rep"`
-	JobID           int64   `parquet:"job_id"`
-	Submit          float64 `parquet:"submit_time"`
-	Start           float64 `parquet:"start_time"`
-	End             float64 `parquet:"end_time"`
-	Wait            float64 `parquet:"wait_time"`
-	Response        float64 `parquet:"response_time"`
-	Slowdown        float64 `parquet:"slowdown"`
-	BoundedSlowdown float64 `parquet:"bounded_slowdown"`
-	ReqProcs        int64   `parquet:"req_procs"`
-	AllocProcs      int64   `parquet:"alloc_procs"`
-	Load            float64 `parquet:"load"`
-	Run             float64 `parquet:"run_time"`
-	Estimate        float64 `parquet:"estimate"`
-	User            int64   `parquet:"user_id"`
-	Nodes           string  `parquet:"nodes"`
-}
-
-// Summary is one row of summary.parquet: the metrics of one (trace, pair).
-type Summary struct {
-	Trace        string  `parquet:"trace"`
-	Machine      string  `parquet:"machine"`
-	Alloc        string  `parquet:"alloc"`
-	Sched        string  `parquet:"sched"`
-	Rep          int64   `parquet:"rep"`
-	Jobs         int64   `parquet:"jobs"`
-	Rejected     int64   `parquet:"rejected"`
-	MeanResponse float64 `parquet:"mean_response"`
-	SDResponse   float64 `parquet:"sd_response"`
-	MeanWait     float64 `parquet:"mean_wait"`
-	MeanSlowdown float64 `parquet:"mean_slowdown"`
-	MeanBSLD     float64 `parquet:"mean_bsld"`
-	Utilization  float64 `parquet:"utilization"`
-	Makespan     float64 `parquet:"makespan"`
-	Throughput   float64 `parquet:"throughput"`
-	Power        float64 `parquet:"power"`
-	MaxQueue     int64   `parquet:"max_queue"`
-	MeanQueue    float64 `parquet:"mean_queue"`
-	Load         float64 `parquet:"load"`
-	Procs        int64   `parquet:"procs"`
-	BSLDTau      float64 `parquet:"bsld_tau"`
-	Filtered     int64   `parquet:"filtered"`
-	MaxWait      float64 `parquet:"max_wait"`
-	MeanRun      float64 `parquet:"mean_run"`
-}
-
-// Series is one row of series.parquet: the machine state after all events
-// at one instant of one (trace, pair).
-type Series struct {
-	Trace   string  `parquet:"trace"`
-	Machine string  `parquet:"machine"`
-	Alloc   string  `parquet:"alloc"`
-	Sched   string  `parquet:"sched"`
-	Rep     int64   `parquet:"rep"`
-	Time    float64 `parquet:"time"`
-	Busy    int64   `parquet:"busy"`
-	Running int64   `parquet:"running"`
-	Queue   int64   `parquet:"queue"`
-}
-
-// Metric returns the value of a summary column by name (the float columns
-// and the integer ones as float64) and whether the column exists.
-func (s *Summary) Metric(column string) (float64, bool) {
-	switch column {
-	case "jobs":
-		return float64(s.Jobs), true
-	case "rejected":
-		return float64(s.Rejected), true
-	case "mean_response":
-		return s.MeanResponse, true
-	case "sd_response":
-		return s.SDResponse, true
-	case "mean_wait":
-		return s.MeanWait, true
-	case "mean_slowdown":
-		return s.MeanSlowdown, true
-	case "mean_bsld":
-		return s.MeanBSLD, true
-	case "utilization":
-		return s.Utilization, true
-	case "makespan":
-		return s.Makespan, true
-	case "throughput":
-		return s.Throughput, true
-	case "power":
-		return s.Power, true
-	case "max_queue":
-		return float64(s.MaxQueue), true
-	case "mean_queue":
-		return s.MeanQueue, true
-	case "load":
-		return s.Load, true
-	case "max_wait":
-		return s.MaxWait, true
-	case "mean_run":
-		return s.MeanRun, true
-	case "filtered":
-		return float64(s.Filtered), true
-	}
-	return math.NaN(), false
-}
 
 // Pair is an (allocator, scheduler) policy pair in canonical spec form.
 type Pair struct{ Alloc, Sched string }
@@ -165,51 +55,7 @@ func ParsePair(s string) (Pair, error) {
 }
 
 // PairOf returns the pair of a summary row.
-func (s *Summary) PairOf() Pair { return Pair{s.Alloc, s.Sched} }
-
-// TraceInfo is one element of the schedlab.traces metadata: the provenance
-// of one replayed trace.
-type TraceInfo struct {
-	Name      string          `json:"name"`
-	Source    string          `json:"source"`
-	Generator string          `json:"generator"`
-	Params    json.RawMessage `json:"params,omitempty"`
-	Seed      int64           `json:"seed"`
-	Load      float64         `json:"load"`
-	Rep       int64           `json:"rep"`
-	Machine   string          `json:"machine"`
-	Jobs      int64           `json:"jobs"`
-}
-
-// ParamString renders Params as "k=v, k=v" in key order ("" when absent).
-func (t *TraceInfo) ParamString() string {
-	if len(t.Params) == 0 {
-		return ""
-	}
-	var m map[string]any
-	if err := json.Unmarshal(t.Params, &m); err != nil {
-		return string(t.Params)
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s=%v", k, m[k])
-	}
-	return strings.Join(parts, ", ")
-}
-
-// Real reports whether the trace is a converted real log (times in
-// seconds) rather than a synthetic one (abstract time units): its
-// generator is "swf" or its source is an SWF file.
-func (t *TraceInfo) Real() bool {
-	g := strings.ToLower(t.Generator)
-	s := strings.ToLower(t.Source)
-	return g == "swf" || strings.HasSuffix(s, ".swf") || strings.HasSuffix(s, ".swf.gz")
-}
+func PairOf(s *Summary) Pair { return Pair{s.Alloc, s.Sched} }
 
 // Set is a loaded results directory.
 type Set struct {
@@ -224,24 +70,25 @@ type Set struct {
 
 // Load reads a results directory. summary.parquet is required; jobs.parquet
 // and series.parquet are read when present. Errors name the file and the
-// column.
+// column. Files of the format before placements (jobs.parquet with a
+// `nodes` string column) are refused: re-run `replay run` to rewrite them.
 func Load(dir string) (*Set, error) {
 	s := &Set{Dir: dir}
-	sp := filepath.Join(dir, SummaryFile)
+	sp := filepath.Join(dir, schema.SummaryFile)
 	f, err := readRows(sp, &s.Summary, summaryColumns)
 	if err != nil {
 		return nil, err
 	}
-	s.Version, _ = f.Lookup(KeyVersion)
-	if v, ok := f.Lookup(KeyOptions); ok && v != "" {
+	s.Version, _ = f.Lookup(schema.KeyVersion)
+	if v, ok := f.Lookup(schema.KeyOptions); ok && v != "" {
 		if !json.Valid([]byte(v)) {
-			return nil, fmt.Errorf("%s: metadata %s: invalid JSON", sp, KeyOptions)
+			return nil, fmt.Errorf("%s: metadata %s: invalid JSON", sp, schema.KeyOptions)
 		}
 		s.Options = json.RawMessage(v)
 	}
-	if v, ok := f.Lookup(KeyTraces); ok && v != "" {
+	if v, ok := f.Lookup(schema.KeyTraces); ok && v != "" {
 		if err := json.Unmarshal([]byte(v), &s.Traces); err != nil {
-			return nil, fmt.Errorf("%s: metadata %s: %v", sp, KeyTraces, err)
+			return nil, fmt.Errorf("%s: metadata %s: %v", sp, schema.KeyTraces, err)
 		}
 	}
 	if !hasColumn(f, "load") {
@@ -264,13 +111,13 @@ func Load(dir string) (*Set, error) {
 		}
 		seen[k] = i + 1
 	}
-	jp := filepath.Join(dir, JobsFile)
+	jp := filepath.Join(dir, schema.JobsFile)
 	if _, err := os.Stat(jp); err == nil {
-		f, err := readRows(jp, &s.Jobs, jobColumns)
+		jf, err := readRows(jp, &s.Jobs, jobColumns)
 		if err != nil {
 			return nil, err
 		}
-		if !hasColumn(f, "load") {
+		if !hasColumn(jf, "load") {
 			for i := range s.Jobs {
 				s.Jobs[i].Load = -1
 			}
@@ -279,9 +126,10 @@ func Load(dir string) (*Set, error) {
 			s.Jobs = []Job{}
 		}
 	}
-	serp := filepath.Join(dir, SeriesFile)
+	serp := filepath.Join(dir, schema.SeriesFile)
 	if _, err := os.Stat(serp); err == nil {
-		if _, err := readRows(serp, &s.Series, seriesColumns); err != nil {
+		_, err := readRows(serp, &s.Series, seriesColumns)
+		if err != nil {
 			return nil, err
 		}
 		if s.Series == nil {
@@ -291,60 +139,76 @@ func Load(dir string) (*Set, error) {
 	return s, nil
 }
 
-type kind int
-
-const (
-	kString kind = iota
-	kInt
-	kDouble
+// The columns Load checks, from the contract.
+var (
+	jobColumns     = schema.Columns(Job{})
+	summaryColumns = schema.Columns(Summary{})
+	seriesColumns  = schema.Columns(Series{})
 )
 
-func (k kind) String() string {
-	return [...]string{"string", "int64", "double"}[k]
-}
-
-type column struct {
-	name     string
-	kind     kind
-	optional bool // added after the issue's column list; defaulted when absent
-}
-
-var jobColumns = []column{
-	{"trace", kString, false}, {"machine", kString, false}, {"alloc", kString, false},
-	{"sched", kString, false}, {"rep", kInt, false}, {"job_id", kInt, false},
-	{"submit_time", kDouble, false}, {"start_time", kDouble, false}, {"end_time", kDouble, false},
-	{"wait_time", kDouble, false}, {"response_time", kDouble, false}, {"slowdown", kDouble, false},
-	{"bounded_slowdown", kDouble, false}, {"req_procs", kInt, false}, {"alloc_procs", kInt, false},
-	{"load", kDouble, true}, {"run_time", kDouble, true}, {"estimate", kDouble, true},
-	{"user_id", kInt, true}, {"nodes", kString, true},
-}
-
-var summaryColumns = []column{
-	{"trace", kString, false}, {"machine", kString, false}, {"alloc", kString, false},
-	{"sched", kString, false}, {"rep", kInt, false}, {"jobs", kInt, false}, {"rejected", kInt, false},
-	{"mean_response", kDouble, false}, {"sd_response", kDouble, false}, {"mean_wait", kDouble, false},
-	{"mean_slowdown", kDouble, false}, {"mean_bsld", kDouble, false}, {"utilization", kDouble, false},
-	{"makespan", kDouble, false}, {"throughput", kDouble, false}, {"power", kDouble, false},
-	{"max_queue", kInt, false}, {"mean_queue", kDouble, false},
-	{"load", kDouble, true}, {"procs", kInt, true}, {"bsld_tau", kDouble, true},
-	{"filtered", kInt, true}, {"max_wait", kDouble, true}, {"mean_run", kDouble, true},
-}
-
-var seriesColumns = []column{
-	{"trace", kString, false}, {"machine", kString, false}, {"alloc", kString, false},
-	{"sched", kString, false}, {"rep", kInt, false}, {"time", kDouble, false},
-	{"busy", kInt, false}, {"running", kInt, false}, {"queue", kInt, false},
-}
-
 func hasColumn(f *parquet.File, name string) bool {
-	_, ok := f.Schema().Lookup(name)
+	_, ok := field(f, name)
 	return ok
 }
+
+// field returns the top-level field of f named name.
+func field(f *parquet.File, name string) (parquet.Field, bool) {
+	for _, fd := range f.Schema().Fields() {
+		if fd.Name() == name {
+			return fd, true
+		}
+	}
+	return nil, false
+}
+
+// checkColumn reports whether node n has the physical type of a column of
+// kind k: a string, an integer, a float, or a list of pieces (a group whose
+// leaves include the integer fields x, y, w, h and mask).
+func checkColumn(n parquet.Node, k schema.Kind) bool {
+	if k == schema.List {
+		if n.Leaf() {
+			return false
+		}
+		want := map[string]bool{"x": false, "y": false, "w": false, "h": false, "mask": false}
+		var walk func(parquet.Node)
+		walk = func(n parquet.Node) {
+			for _, c := range n.Fields() {
+				if _, ok := want[c.Name()]; ok && c.Leaf() && checkColumn(c, schema.Int) {
+					want[c.Name()] = true
+				} else if !c.Leaf() {
+					walk(c)
+				}
+			}
+		}
+		walk(n)
+		for _, ok := range want {
+			if !ok {
+				return false
+			}
+		}
+		return true
+	}
+	if !n.Leaf() {
+		return false
+	}
+	switch t := n.Type().Kind(); k {
+	case schema.String:
+		return t == parquet.ByteArray
+	case schema.Int:
+		return t == parquet.Int64 || t == parquet.Int32
+	case schema.Double:
+		return t == parquet.Double || t == parquet.Float
+	}
+	return false
+}
+
+// readBatch is the number of rows read at a time.
+const readBatch = 1024
 
 // readRows opens path, checks that every required column is present with
 // its contract type (and optional ones, when present), then reads all rows
 // into *dst.
-func readRows[T any](path string, dst *[]T, cols []column) (f *parquet.File, err error) {
+func readRows[T any](path string, dst *[]T, cols []schema.Column) (f *parquet.File, err error) {
 	osf, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -358,25 +222,24 @@ func readRows[T any](path string, dst *[]T, cols []column) (f *parquet.File, err
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a Parquet file: %w", path, err)
 	}
+	if filepath.Base(path) == schema.JobsFile && hasColumn(f, "nodes") && !hasColumn(f, "placement") {
+		v, _ := f.Lookup(schema.KeyVersion)
+		return nil, fmt.Errorf("%s: column \"nodes\": results format before placements (written by schedlab %q); re-run `replay run` to rewrite the results with the \"placement\" column", path, v)
+	}
 	for _, c := range cols {
-		leaf, ok := f.Schema().Lookup(c.name)
+		fd, ok := field(f, c.Name)
 		if !ok {
-			if c.optional {
+			if c.Optional {
 				continue
 			}
-			return nil, fmt.Errorf("%s: missing column %q (%s)", path, c.name, c.kind)
+			return nil, fmt.Errorf("%s: missing column %q (%s)", path, c.Name, c.Kind)
 		}
-		var good bool
-		switch k := leaf.Node.Type().Kind(); c.kind {
-		case kString:
-			good = k == parquet.ByteArray
-		case kInt:
-			good = k == parquet.Int64 || k == parquet.Int32
-		case kDouble:
-			good = k == parquet.Double || k == parquet.Float
-		}
-		if !good {
-			return nil, fmt.Errorf("%s: column %q has type %s, want %s", path, c.name, leaf.Node.Type(), c.kind)
+		if !checkColumn(fd, c.Kind) {
+			t := "a group"
+			if fd.Leaf() {
+				t = fd.Type().String()
+			}
+			return nil, fmt.Errorf("%s: column %q has type %s, want %s", path, c.Name, t, c.Kind)
 		}
 	}
 	defer func() {
@@ -389,7 +252,9 @@ func readRows[T any](path string, dst *[]T, cols []column) (f *parquet.File, err
 	out := make([]T, f.NumRows())
 	n := 0
 	for n < len(out) {
-		m, err := rd.Read(out[n:])
+		// Batches of readBatch rows: the reader's row buffers grow with the
+		// batch, so one batch of the whole file costs more than many.
+		m, err := rd.Read(out[n:min(len(out), n+readBatch)])
 		n += m
 		if err != nil {
 			if n == len(out) {
@@ -410,7 +275,7 @@ func (s *Set) Pairs() []Pair {
 	seen := map[Pair]bool{}
 	var out []Pair
 	for i := range s.Summary {
-		p := s.Summary[i].PairOf()
+		p := PairOf(&s.Summary[i])
 		if !seen[p] {
 			seen[p] = true
 			out = append(out, p)
@@ -438,7 +303,7 @@ func (s *Set) TimeUnit(traces ...string) string {
 		return "time units"
 	}
 	for _, t := range s.Traces {
-		if len(traces) > 0 && !contains(traces, t.Name) {
+		if len(traces) > 0 && !slices.Contains(traces, t.Name) {
 			continue
 		}
 		if !t.Real() {
@@ -446,15 +311,6 @@ func (s *Set) TimeUnit(traces ...string) string {
 		}
 	}
 	return "s"
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // Experiment is a group of traces replayed on the same machine and made by
@@ -501,7 +357,7 @@ func family(ti TraceInfo) map[string]string {
 	}
 	out := make(map[string]string, len(m))
 	for k, v := range m {
-		if contains(PointParams, k) {
+		if slices.Contains(PointParams, k) {
 			continue
 		}
 		b, _ := json.Marshal(v)
@@ -569,12 +425,12 @@ func (s *Set) Experiments() []Experiment {
 				continue
 			}
 			for k, v := range fams[i] {
-				if fams[j][k] != v && !contains(diff, k) {
+				if fams[j][k] != v && !slices.Contains(diff, k) {
 					diff = append(diff, k)
 				}
 			}
 			for k := range fams[j] {
-				if _, ok := fams[i][k]; !ok && !contains(diff, k) {
+				if _, ok := fams[i][k]; !ok && !slices.Contains(diff, k) {
 					diff = append(diff, k)
 				}
 			}

@@ -12,11 +12,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/memory"
 	"github.com/parquet-go/parquet-go"
 	"github.com/schedlab/schedlab/analysis/internal/fixture"
 	"github.com/schedlab/schedlab/analysis/results"
+	"github.com/schedlab/schedlab/model/schema"
 	"github.com/schedlab/schedlab/trace"
 )
 
@@ -68,7 +70,7 @@ func TestRoundTripAndGrouping(t *testing.T) {
 		}
 	}
 	// Jobs lookup matches a scan and the summary's job count.
-	k := results.Key{Trace: got.Summary[5].Trace, Pair: got.Summary[5].PairOf(), Rep: got.Summary[5].Rep}
+	k := results.Key{Trace: got.Summary[5].Trace, Pair: results.PairOf(&got.Summary[5]), Rep: got.Summary[5].Rep}
 	if js := got.JobsOf(k); int64(len(js)) != got.Summary[5].Jobs {
 		t.Errorf("JobsOf: %d jobs, want %d", len(js), got.Summary[5].Jobs)
 	}
@@ -109,8 +111,23 @@ func TestArrowRecord(t *testing.T) {
 	}
 	jr := results.ToRecord(nil, set.Jobs)
 	defer jr.Release()
-	if jr.NumCols() != 20 || jr.Column(19).(*array.String).Value(0) != set.Jobs[0].Nodes {
-		t.Errorf("jobs record")
+	if jr.NumCols() != 22 || jr.Schema().Field(19).Name != "placement" || jr.Schema().Field(14).Type != arrow.PrimitiveTypes.Float64 {
+		t.Fatalf("jobs schema %v", jr.Schema())
+	}
+	// The placement list holds each job's pieces.
+	pl := jr.Column(19).(*array.List)
+	st := pl.ListValues().(*array.Struct)
+	for i := range set.Jobs {
+		lo, hi := pl.ValueOffsets(i)
+		if int(hi-lo) != len(set.Jobs[i].Placement) {
+			t.Fatalf("job %d: %d pieces, want %d", i, hi-lo, len(set.Jobs[i].Placement))
+		}
+		for k := lo; k < hi; k++ {
+			p := set.Jobs[i].Placement[k-lo]
+			if st.Field(0).(*array.Int32).Value(int(k)) != p.X || st.Field(2).(*array.Int32).Value(int(k)) != p.W || st.Field(3).(*array.Int32).Value(int(k)) != p.H {
+				t.Fatalf("job %d piece %d", i, k-lo)
+			}
+		}
 	}
 }
 
@@ -127,7 +144,7 @@ func TestLoadErrors(t *testing.T) {
 	if _, err := results.Load(dir); err == nil || !strings.Contains(err.Error(), "summary.parquet") {
 		t.Errorf("missing file: %v", err)
 	}
-	p := filepath.Join(dir, results.SummaryFile)
+	p := filepath.Join(dir, schema.SummaryFile)
 	write := func(rows []badSummary) {
 		if err := trace.AtomicWrite(p, func(w io.Writer) error {
 			pw := parquet.NewGenericWriter[badSummary](w)
@@ -189,7 +206,7 @@ func TestOptionalColumnsDefault(t *testing.T) {
 		MeanQueue    float64 `parquet:"mean_queue"`
 	}
 	dir := t.TempDir()
-	if err := trace.AtomicWrite(filepath.Join(dir, results.SummaryFile), func(w io.Writer) error {
+	if err := trace.AtomicWrite(filepath.Join(dir, schema.SummaryFile), func(w io.Writer) error {
 		pw := parquet.NewGenericWriter[minimal](w)
 		pw.Write([]minimal{{Trace: "t", Machine: "flat:4", Alloc: "count", Sched: "fcfs", MeanResponse: 3, Power: math.Inf(1)}})
 		return pw.Close()

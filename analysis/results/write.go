@@ -1,12 +1,13 @@
 package results
 
 import (
-	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/schedlab/schedlab/model/schema"
 	"github.com/schedlab/schedlab/trace"
 )
 
@@ -19,28 +20,25 @@ func WriteDir(dir string, s *Set) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	meta := map[string]string{KeyVersion: s.Version}
+	meta := map[string]string{schema.KeyVersion: s.Version}
 	if s.Options != nil {
-		meta[KeyOptions] = string(s.Options)
+		meta[schema.KeyOptions] = string(s.Options)
 	}
-	tr, err := json.Marshal(s.Traces)
-	if err != nil {
-		return err
+	traces := s.Traces
+	if traces == nil {
+		traces = []TraceInfo{}
 	}
-	if s.Traces == nil {
-		tr = []byte("[]")
-	}
-	meta[KeyTraces] = string(tr)
-	if err := writeFile(filepath.Join(dir, SummaryFile), s.Summary, meta); err != nil {
+	meta[schema.KeyTraces] = schema.JSON(traces)
+	if err := writeFile(filepath.Join(dir, schema.SummaryFile), s.Summary, meta); err != nil {
 		return err
 	}
 	if s.Jobs != nil {
-		if err := writeFile(filepath.Join(dir, JobsFile), s.Jobs, meta); err != nil {
+		if err := writeFile(filepath.Join(dir, schema.JobsFile), s.Jobs, meta); err != nil {
 			return err
 		}
 	}
 	if s.Series != nil {
-		if err := writeFile(filepath.Join(dir, SeriesFile), s.Series, meta); err != nil {
+		if err := writeFile(filepath.Join(dir, schema.SeriesFile), s.Series, meta); err != nil {
 			return err
 		}
 	}
@@ -50,7 +48,7 @@ func WriteDir(dir string, s *Set) error {
 func writeFile[T any](path string, rows []T, meta map[string]string) error {
 	return trace.AtomicWrite(path, func(w io.Writer) error {
 		pw := parquet.NewGenericWriter[T](w, parquet.Compression(&parquet.Zstd))
-		for _, k := range []string{KeyVersion, KeyOptions, KeyTraces} {
+		for _, k := range []string{schema.KeyVersion, schema.KeyOptions, schema.KeyTraces} {
 			if v, ok := meta[k]; ok {
 				pw.SetKeyValueMetadata(k, v)
 			}

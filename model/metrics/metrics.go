@@ -20,11 +20,15 @@
 package metrics
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"math/bits"
+	"slices"
 	"sort"
-	"strconv"
-	"strings"
+
+	"github.com/schedlab/schedlab/model/policy"
+	"github.com/schedlab/schedlab/model/schema"
 )
 
 // Unit is the kind of unit a metric is measured in.
@@ -168,39 +172,79 @@ func Fragmentation(free []int64) float64 {
 	return 1 - s2/(s*s)
 }
 
-// Range is a closed range of processor indices [Lo, Hi].
+// Range is a closed range of node numbers [Lo, Hi] (policy's node
+// numbering).
 type Range struct{ Lo, Hi int64 }
 
 // Size is the number of processors in r.
 func (r Range) Size() int64 { return r.Hi - r.Lo + 1 }
 
-// ParseNodes parses the `nodes` column of jobs.parquet: comma-separated
-// processor ranges such as "0-15,32-47" or "7". The empty string gives no
-// ranges (the allocator did not track processors).
-func ParseNodes(s string) ([]Range, error) {
-	if s == "" {
+// NodeRanges returns the nodes of a placement (the `placement` column of
+// jobs.parquet) on machine m as maximal ranges of consecutive node
+// numbers, in increasing order: a flat piece is a range; mesh and cube
+// pieces are expanded to their node numbers (policy.Piece.AppendNodes) and
+// grouped. No pieces give no ranges (the allocator did not record
+// placements). A piece outside the machine is an error.
+func NodeRanges(m policy.Machine, ps []schema.Piece) ([]Range, error) {
+	if len(ps) == 0 {
 		return nil, nil
 	}
-	parts := strings.Split(s, ",")
-	out := make([]Range, 0, len(parts))
-	for _, p := range parts {
-		lo, hi, isRange := strings.Cut(p, "-")
-		a, err := strconv.ParseInt(strings.TrimSpace(lo), 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("nodes %q: bad range %q", s, p)
+	out := make([]Range, 0, len(ps))
+	var nodes []int
+	for _, sp := range ps {
+		p := policy.Piece(sp)
+		if err := checkPiece(m, p); err != nil {
+			return nil, err
 		}
-		b := a
-		if isRange {
-			if b, err = strconv.ParseInt(strings.TrimSpace(hi), 10, 64); err != nil || b < a {
-				return nil, fmt.Errorf("nodes %q: bad range %q", s, p)
-			}
+		if m.Kind == policy.Flat {
+			out = append(out, Range{int64(p.X), int64(p.X) + int64(p.W) - 1})
+			continue
 		}
-		if a < 0 {
-			return nil, fmt.Errorf("nodes %q: negative processor", s)
-		}
-		out = append(out, Range{a, b})
+		nodes = p.AppendNodes(m, nodes)
 	}
-	return out, nil
+	if len(nodes) > 0 {
+		slices.Sort(nodes)
+		for i := 0; i < len(nodes); {
+			k := i
+			for k+1 < len(nodes) && nodes[k+1] <= nodes[k]+1 {
+				k++
+			}
+			out = append(out, Range{int64(nodes[i]), int64(nodes[k])})
+			i = k + 1
+		}
+		return out, nil
+	}
+	// Flat: sort and merge touching ranges, so that a placement recorded
+	// in pieces of any order or size gives the same maximal ranges.
+	slices.SortFunc(out, func(a, b Range) int { return cmp.Compare(a.Lo, b.Lo) })
+	n := 0
+	for _, r := range out[1:] {
+		if r.Lo <= out[n].Hi+1 {
+			out[n].Hi = max(out[n].Hi, r.Hi)
+			continue
+		}
+		n++
+		out[n] = r
+	}
+	return out[:n+1], nil
+}
+
+// checkPiece reports a piece that is malformed or lies outside machine m.
+func checkPiece(m policy.Machine, p policy.Piece) error {
+	bad := p.W < 1 || p.H < 1 || p.X < 0 || p.Y < 0
+	switch m.Kind {
+	case policy.Mesh:
+		bad = bad || p.Mask != 0 || int(p.X)+int(p.W) > m.Width || int(p.Y)+int(p.H) > m.Height
+	case policy.Cube:
+		bad = bad || p.Y != 0 || p.H != 1 || p.Mask < 0 || int(p.Mask) >= m.Procs || int(p.X) >= m.Procs ||
+			p.X&p.Mask != 0 || int(p.W) != 1<<bits.OnesCount32(uint32(p.Mask))
+	default:
+		bad = bad || p.Y != 0 || p.H != 1 || p.Mask != 0 || int(p.X)+int(p.W) > m.Procs
+	}
+	if bad {
+		return fmt.Errorf("piece {x=%d y=%d w=%d h=%d mask=%d} is not a placement on %s", p.X, p.Y, p.W, p.H, p.Mask, m)
+	}
+	return nil
 }
 
 // Dispersion is the number of maximal contiguous blocks an allocation is
@@ -219,9 +263,10 @@ func Dispersion(rs []Range) int {
 	return n
 }
 
-// FreeBlocks returns the sizes of the maximal free blocks of a machine of
-// procs processors whose busy processors are the union of busy (ranges in
-// any order, possibly overlapping).
+// FreeBlocks returns the sizes of the maximal free blocks (runs of
+// consecutive node numbers) of a machine of procs processors whose busy
+// processors are the union of busy (ranges in any order, possibly
+// overlapping).
 func FreeBlocks(procs int64, busy []Range) []int64 {
 	mark := make([]bool, procs)
 	for _, r := range busy {
@@ -247,33 +292,6 @@ func FreeBlocks(procs int64, busy []Range) []int64 {
 	return out
 }
 
-// SizeClass returns the power-of-two size class of a job of p processors:
-// class k holds sizes in (2^(k−1), 2^k], so class 0 is 1 processor, class
-// 1 is 2, class 2 is 3–4, class 3 is 5–8, and so on. p < 1 gives −1.
-func SizeClass(p int64) int {
-	if p < 1 {
-		return -1
-	}
-	k := 0
-	for int64(1)<<k < p {
-		k++
-	}
-	return k
-}
-
-// SizeClassLabel is the processor range of a size class, e.g. "5–8".
-func SizeClassLabel(k int) string {
-	switch {
-	case k < 0:
-		return "unknown"
-	case k == 0:
-		return "1"
-	case k == 1:
-		return "2"
-	}
-	return fmt.Sprintf("%d-%d", int64(1)<<(k-1)+1, int64(1)<<k)
-}
-
 // TimeAverage returns the time average of a right-continuous step function
 // over [t0, t1]: value v[i] holds from t[i] until t[i+1] (the last value
 // until t1). Values before t[0] count as 0. Times must be non-decreasing.
@@ -295,16 +313,18 @@ func TimeAverage(t, v []float64, t0, t1 float64) float64 {
 	return area / (t1 - t0)
 }
 
-// Interval is a job's processor holding: ranges held from Start to End.
+// Interval is a job's processor holding: node ranges (NodeRanges) held
+// from Start to End.
 type Interval struct {
 	Start, End float64
 	Nodes      []Range
 }
 
 // TimeAveragedFragmentation returns the time average, over [first start,
-// last end], of Fragmentation of the free blocks of a linear machine of
-// procs processors, given the processor ranges each job held. Instants
-// with no free processor count as 0.
+// last end], of Fragmentation of the free blocks (runs of consecutive node
+// numbers: a line of processors on a flat machine) of a machine of procs
+// processors, given the node ranges each job held. Instants with no free
+// processor count as 0.
 func TimeAveragedFragmentation(procs int64, jobs []Interval) float64 {
 	type ev struct {
 		t    float64

@@ -2,7 +2,11 @@ package metrics
 
 import (
 	"math"
+	"slices"
 	"testing"
+
+	"github.com/schedlab/schedlab/model/policy"
+	"github.com/schedlab/schedlab/model/schema"
 )
 
 func TestBoundedSlowdown(t *testing.T) {
@@ -55,38 +59,55 @@ func TestFragmentation(t *testing.T) {
 	}
 }
 
-func TestNodesAndFreeBlocks(t *testing.T) {
-	rs, err := ParseNodes("0-3,4-7,10,12-13")
+func TestNodeRangesAndFreeBlocks(t *testing.T) {
+	flat16, _ := policy.ParseMachine("flat:16")
+	// Pieces in any order; touching ones merge: 0-7 is one block.
+	ps := []schema.Piece{schema.Piece(policy.Range(12, 2)), schema.Piece(policy.Range(4, 4)), schema.Piece(policy.Range(0, 4)), schema.Piece(policy.Range(10, 1))}
+	rs, err := NodeRanges(flat16, ps)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rs) != 4 || rs[2] != (Range{10, 10}) || rs[3].Size() != 2 {
-		t.Fatalf("%v", rs)
+	if want := []Range{{0, 7}, {10, 10}, {12, 13}}; !slices.Equal(rs, want) || rs[2].Size() != 2 {
+		t.Fatalf("got %v, want %v", rs, want)
 	}
-	if d := Dispersion(rs); d != 3 { // 0-7 is one block
+	if d := Dispersion(rs); d != 3 {
 		t.Errorf("dispersion %d", d)
 	}
 	if got := FreeBlocks(16, rs); len(got) != 3 || got[0] != 2 || got[1] != 1 || got[2] != 2 {
 		t.Errorf("free blocks %v", got) // 8-9, 11, 14-15
 	}
-	for _, bad := range []string{"a", "3-1", "1-", "-1"} {
-		if _, err := ParseNodes(bad); err == nil {
-			t.Errorf("ParseNodes(%q) accepted", bad)
+	if rs, err := NodeRanges(flat16, nil); err != nil || rs != nil {
+		t.Error("empty placement")
+	}
+	// A 2×2 submesh at (1, 1) of a 4×4 mesh: nodes 5-6 and 9-10.
+	mesh, _ := policy.ParseMachine("mesh:4x4")
+	if rs, err := NodeRanges(mesh, []schema.Piece{schema.Piece(policy.Rect(1, 1, 2, 2))}); err != nil || !slices.Equal(rs, []Range{{5, 6}, {9, 10}}) {
+		t.Errorf("mesh: %v %v", rs, err)
+	}
+	// Subcubes {0b1000 | s} and {0b0100 | s}, s ⊆ 0b0011, of a 4-cube: 4-11.
+	cube, _ := policy.ParseMachine("cube:4")
+	if rs, err := NodeRanges(cube, []schema.Piece{schema.Piece(policy.Subcube(0b1000, 0b0011)), schema.Piece(policy.Subcube(0b0100, 0b0011))}); err != nil || !slices.Equal(rs, []Range{{4, 11}}) {
+		t.Errorf("cube: %v %v", rs, err)
+	}
+	// Subcube {0, 2, 8, 10} (mask 0b1010): four blocks.
+	if rs, err := NodeRanges(cube, []schema.Piece{schema.Piece(policy.Subcube(0, 0b1010))}); err != nil || Dispersion(rs) != 4 {
+		t.Errorf("scattered subcube: %v %v", rs, err)
+	}
+	for _, bad := range []struct {
+		m string
+		p schema.Piece
+	}{
+		{"flat:16", schema.Piece(policy.Range(10, 7))},
+		{"flat:16", schema.Piece(policy.Range(-1, 2))},
+		{"flat:16", schema.Piece{X: 1, W: 0, H: 1}},
+		{"mesh:4x4", schema.Piece(policy.Rect(3, 0, 2, 1))},
+		{"cube:4", schema.Piece{X: 1, W: 2, H: 1, Mask: 1}},
+		{"cube:4", schema.Piece(policy.Subcube(0, 0b10000))},
+	} {
+		m, _ := policy.ParseMachine(bad.m)
+		if _, err := NodeRanges(m, []schema.Piece{bad.p}); err == nil {
+			t.Errorf("%s: piece %+v accepted", bad.m, bad.p)
 		}
-	}
-	if rs, err := ParseNodes(""); err != nil || rs != nil {
-		t.Error("empty nodes")
-	}
-}
-
-func TestSizeClass(t *testing.T) {
-	for p, want := range map[int64]int{1: 0, 2: 1, 3: 2, 4: 2, 5: 3, 8: 3, 9: 4, 128: 7, 129: 8, 0: -1} {
-		if got := SizeClass(p); got != want {
-			t.Errorf("SizeClass(%d) = %d, want %d", p, got, want)
-		}
-	}
-	if SizeClassLabel(3) != "5-8" || SizeClassLabel(0) != "1" || SizeClassLabel(1) != "2" {
-		t.Error("labels")
 	}
 }
 
