@@ -72,6 +72,9 @@ type Set struct {
 // and series.parquet are read when present. Errors name the file and the
 // column. Files of the format before placements (jobs.parquet with a
 // `nodes` string column) are refused: re-run `replay run` to rewrite them.
+// The files must come from one run: Load refuses files whose version,
+// options or traces metadata disagree (two replays writing one directory
+// at once can leave the summary of one and the jobs of the other).
 func Load(dir string) (*Set, error) {
 	s := &Set{Dir: dir}
 	sp := filepath.Join(dir, schema.SummaryFile)
@@ -117,6 +120,9 @@ func Load(dir string) (*Set, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := sameRun(sp, f, jp, jf); err != nil {
+			return nil, err
+		}
 		if !hasColumn(jf, "load") {
 			for i := range s.Jobs {
 				s.Jobs[i].Load = -1
@@ -128,8 +134,11 @@ func Load(dir string) (*Set, error) {
 	}
 	serp := filepath.Join(dir, schema.SeriesFile)
 	if _, err := os.Stat(serp); err == nil {
-		_, err := readRows(serp, &s.Series, seriesColumns)
+		sf, err := readRows(serp, &s.Series, seriesColumns)
 		if err != nil {
+			return nil, err
+		}
+		if err := sameRun(sp, f, serp, sf); err != nil {
 			return nil, err
 		}
 		if s.Series == nil {
@@ -137,6 +146,19 @@ func Load(dir string) (*Set, error) {
 		}
 	}
 	return s, nil
+}
+
+// sameRun checks that two results files carry the same run metadata
+// (version, options, traces): files of one run always do.
+func sameRun(pa string, a *parquet.File, pb string, b *parquet.File) error {
+	for _, k := range []string{schema.KeyVersion, schema.KeyOptions, schema.KeyTraces} {
+		va, oka := a.Lookup(k)
+		vb, okb := b.Lookup(k)
+		if va != vb || oka != okb {
+			return fmt.Errorf("%s and %s disagree on metadata %s: the files come from different runs (two replays writing one directory?); re-run `replay run` into an empty directory", pa, pb, k)
+		}
+	}
+	return nil
 }
 
 // The columns Load checks, from the contract.

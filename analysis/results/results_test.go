@@ -313,3 +313,41 @@ func TestLoadRejectsDuplicateRuns(t *testing.T) {
 		t.Errorf("duplicate run: %v", err)
 	}
 }
+
+// TestLoadRefusesMixedRuns: two replays writing one directory at once can
+// leave the summary of one run next to the jobs and series of the other;
+// Load refuses files whose run metadata disagree, naming both files and
+// the key.
+func TestLoadRefusesMixedRuns(t *testing.T) {
+	spec := fixture.Spec{Procs: 8, Jobs: 5, Loads: []float64{0.5}, Reps: 1, Pairs: 1, Seed: 1, Series: true}
+	for _, tc := range []struct {
+		key    string
+		change func(*results.Set)
+		file   string
+	}{
+		{"schedlab.options", func(s *results.Set) { s.Options = json.RawMessage(`{"bsld_tau":60}`) }, "jobs.parquet"},
+		{"schedlab.version", func(s *results.Set) { s.Version = "other" }, "series.parquet"},
+		{"schedlab.traces", func(s *results.Set) { s.Traces[0].Seed++ }, "jobs.parquet"},
+	} {
+		a, b := t.TempDir(), t.TempDir()
+		if err := results.WriteDir(a, fixture.Build(spec)); err != nil {
+			t.Fatal(err)
+		}
+		other := fixture.Build(spec)
+		tc.change(other)
+		if err := results.WriteDir(b, other); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(filepath.Join(b, tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(a, tc.file), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err = results.Load(a)
+		if err == nil || !strings.Contains(err.Error(), filepath.Join(a, "summary.parquet")) || !strings.Contains(err.Error(), filepath.Join(a, tc.file)) || !strings.Contains(err.Error(), tc.key) {
+			t.Errorf("%s differs in %s: %v", tc.key, tc.file, err)
+		}
+	}
+}
