@@ -324,6 +324,11 @@ func Compare(opts CompareOptions) error {
 	if err != nil {
 		return err
 	}
+	for _, s := range []*results.Set{a, b} {
+		if w := noJobWarning(s); w != "" && opts.Log != nil {
+			fmt.Fprintf(opts.Log, "report compare: warning: %s: %s\n", s.Dir, w)
+		}
+	}
 	cmp, err := CompareSets(a, b, opts.Level)
 	if err != nil {
 		return fmt.Errorf("%s vs %s: %w", opts.A, opts.B, err)

@@ -58,7 +58,7 @@ type Options struct {
 	Baseline   string   // "alloc/sched": add relative differences to this pair
 	Window     Window   // occupancy chart window
 	Level      float64  // confidence level (default 0.95)
-	Quiet      bool     // no progress on Log
+	Quiet      bool     // no progress on Log (warnings are still written)
 	Log        io.Writer
 }
 
@@ -71,7 +71,10 @@ type Context struct {
 	Pairs       []results.Pair
 	Baseline    *results.Pair // nil when none
 	Experiments []results.Experiment
-	styles      map[results.Pair]plot.Style
+	// Warning says which runs counted no job (NaN statistics); "" when
+	// every run counted jobs. Generate logs it and the title page shows it.
+	Warning string
+	styles  map[results.Pair]plot.Style
 }
 
 // Style returns the figure style of a pair: the same in every figure.
@@ -141,7 +144,7 @@ func NewContext(set *results.Set, opts Options) (*Context, error) {
 	if len(set.Summary) == 0 {
 		return nil, fmt.Errorf("%s: no rows", filepath.Join(set.Dir, schema.SummaryFile))
 	}
-	ctx := &Context{Set: set, Opts: opts, Level: opts.Level, TimeUnit: set.TimeUnit(), Pairs: set.Pairs(), Experiments: set.Experiments()}
+	ctx := &Context{Set: set, Opts: opts, Level: opts.Level, TimeUnit: set.TimeUnit(), Pairs: set.Pairs(), Experiments: set.Experiments(), Warning: noJobWarning(set)}
 	ctx.styles = make(map[results.Pair]plot.Style, len(ctx.Pairs))
 	for i, p := range ctx.Pairs {
 		ctx.styles[p] = plot.StyleOf(i)
@@ -174,6 +177,10 @@ func (ctx *Context) Pages() ([]Page, error) {
 	}
 	for i := range ctx.Experiments {
 		e := &ctx.Experiments[i]
+		if noJobCounted(e) {
+			pages = append(pages, noJobPage(e, i+1))
+			continue
+		}
 		for _, b := range builders {
 			if b.Scope != PerExperiment || (b.Applies != nil && !b.Applies(ctx, e)) {
 				continue
@@ -186,6 +193,75 @@ func (ctx *Context) Pages() ([]Page, error) {
 		}
 	}
 	return pages, nil
+}
+
+// noJobCounted reports whether no run of the experiment counted a job.
+func noJobCounted(e *results.Experiment) bool {
+	for i := range e.Rows {
+		if e.Rows[i].Jobs > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// noJobWarning describes the runs that counted no job (jobs = 0: every job
+// rejected, or filtered out of the statistics, or an empty trace): their
+// statistics are NaN. It is "" when every run counted jobs.
+func noJobWarning(set *results.Set) string {
+	var none, rejected, filtered int64
+	var first *results.Summary
+	for i := range set.Summary {
+		if r := &set.Summary[i]; r.Jobs == 0 {
+			none++
+			rejected += r.Rejected
+			filtered += r.Filtered
+			if first == nil {
+				first = r
+			}
+		}
+	}
+	var empty []string
+	for _, t := range set.Traces {
+		if t.Jobs == 0 {
+			empty = append(empty, t.Name)
+		}
+	}
+	if none == 0 && len(empty) == 0 {
+		return ""
+	}
+	why := fmt.Sprintf("%d jobs rejected, %d filtered out of the statistics", rejected, filtered)
+	if len(empty) > 0 {
+		if len(empty) > 3 {
+			empty = append(empty[:3], "...")
+		}
+		why += "; empty traces: " + strings.Join(empty, ", ")
+	}
+	w := fmt.Sprintf("%d of %d runs counted no job (%s): their statistics are undefined (NaN)", none, len(set.Summary), why)
+	switch {
+	case none == int64(len(set.Summary)):
+		w += ", there is nothing to plot"
+	case first != nil:
+		w += fmt.Sprintf(" and missing from the figures (first: trace %s, %s, rep %d)", first.Trace, results.PairOf(first), first.Rep)
+	}
+	return w
+}
+
+// noJobPage stands for the pages of an experiment none of whose runs
+// counted a job.
+func noJobPage(e *results.Experiment, idx int) Page {
+	var rejected, filtered int64
+	for i := range e.Rows {
+		rejected += e.Rows[i].Rejected
+		filtered += e.Rows[i].Filtered
+	}
+	return &TextPage{Title: fmt.Sprintf("Experiment %d: no job counted", idx), Subtitle: e.Name, Lines: [][2]string{
+		{"Runs", fmt.Sprintf("%d (%d traces)", len(e.Rows), len(e.Traces))},
+		{"Jobs counted", "0"},
+		{"Jobs rejected", fmt.Sprint(rejected)},
+		{"Jobs filtered", fmt.Sprint(filtered)},
+		{"Note", "Every job was rejected by the replay (unknown run time or size, or larger than the machine), left out of the statistics by --warmup or --until-last-arrival, or the traces are empty: the statistics are undefined (NaN), so this experiment has no figures or tables."},
+	}}
 }
 
 // Generate loads opts.In and writes the PDF report, figures and tables
@@ -202,6 +278,9 @@ func Generate(opts Options) error {
 	ctx, err := NewContext(set, opts)
 	if err != nil {
 		return err
+	}
+	if ctx.Warning != "" && opts.Log != nil {
+		fmt.Fprintf(opts.Log, "report: warning: %s: %s\n", opts.In, ctx.Warning)
 	}
 	pages, err := ctx.Pages()
 	if err != nil {

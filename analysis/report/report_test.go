@@ -462,3 +462,98 @@ func TestNegativeJobNumbers(t *testing.T) {
 		t.Fatal("no occupancy chart")
 	}
 }
+
+// noJobs turns a fixture's runs into runs that counted no job: every job
+// rejected (no job rows) or filtered out of the statistics (job rows kept).
+func noJobs(set *results.Set, filtered bool, keep func(*results.Summary) bool) {
+	nan := math.NaN()
+	for i := range set.Summary {
+		r := &set.Summary[i]
+		if keep != nil && keep(r) {
+			continue
+		}
+		n := r.Jobs
+		r.Jobs, r.MeanResponse, r.SDResponse, r.MeanWait, r.MaxWait, r.MeanSlowdown, r.MeanBSLD, r.MeanRun, r.Power = 0, nan, nan, nan, nan, nan, nan, nan, nan
+		if filtered {
+			r.Filtered = n
+			continue
+		}
+		r.Rejected, r.Utilization, r.Throughput, r.MeanQueue, r.Makespan, r.MaxQueue = n, 0, 0, 0, 0, 0
+	}
+	if !filtered && keep == nil {
+		set.Jobs, set.Series = []results.Job{}, []results.Series{}
+	}
+}
+
+// TestNoJobCountedWarns: a results set whose runs counted no job (every job
+// rejected or filtered, or empty traces) has only NaN statistics; the
+// report says so in one line of its log and in the PDF, and shows a note
+// instead of empty plots and NaN tables.
+func TestNoJobCountedWarns(t *testing.T) {
+	spec := fixture.Spec{Procs: 16, Jobs: 20, Loads: []float64{0.5, 0.8}, Reps: 2, Pairs: 2, Seed: 1, Series: true}
+	for _, tc := range []struct {
+		name     string
+		filtered bool
+		keep     func(*results.Summary) bool
+		want     string
+	}{
+		{"rejected", false, nil, "8 of 8 runs counted no job"},
+		{"filtered", true, nil, "8 of 8 runs counted no job"},
+		{"some", false, func(r *results.Summary) bool { return r.Load != 0.8 || r.Rep != 1 }, "2 of 8 runs counted no job"},
+		{"empty", false, nil, "empty traces: syn-l00-r0, syn-l00-r1, syn-l01-r0, ..."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			set := fixture.Build(spec)
+			noJobs(set, tc.filtered, tc.keep)
+			if tc.name == "empty" {
+				for i := range set.Traces {
+					set.Traces[i].Jobs = 0
+				}
+				for i := range set.Summary {
+					set.Summary[i].Rejected = 0
+				}
+			}
+			dir := t.TempDir()
+			if err := results.WriteDir(dir, set); err != nil {
+				t.Fatal(err)
+			}
+			var log bytes.Buffer
+			out := filepath.Join(t.TempDir(), "r.pdf")
+			if err := Generate(Options{In: dir, Out: out, Quiet: true, Log: &log}); err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSpace(log.String()), "\n")
+			if len(lines) != 1 || !strings.Contains(lines[0], "warning") || !strings.Contains(lines[0], tc.want) {
+				t.Errorf("log %q, want one warning line with %q", log.String(), tc.want)
+			}
+			_, pages := pagesOf(t, set, Options{})
+			noted, figures := false, 0
+			for _, p := range pages {
+				if tp, ok := p.(*TextPage); ok {
+					for _, l := range tp.Lines {
+						noted = noted || strings.Contains(l[1], tc.want)
+					}
+				}
+				if _, ok := p.(Named); ok {
+					figures++
+				}
+			}
+			if !noted {
+				t.Error("no note in the PDF")
+			}
+			if tc.keep == nil && figures > 0 {
+				t.Errorf("%d figures drawn from runs without a counted job", figures)
+			}
+			if tc.keep != nil && figures == 0 {
+				t.Error("no figures for the runs that counted jobs")
+			}
+			log.Reset()
+			if err := Compare(CompareOptions{A: dir, B: dir, Quiet: true, Log: &log}); err != nil {
+				t.Fatal(err)
+			}
+			if n := strings.Count(log.String(), "report compare: warning: "); n != 2 || !strings.Contains(log.String(), tc.want) {
+				t.Errorf("compare log %q", log.String())
+			}
+		})
+	}
+}

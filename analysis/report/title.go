@@ -47,6 +47,9 @@ func buildTitle(c *Context, _ *results.Experiment, _ int) ([]Page, error) {
 	if c.Baseline != nil {
 		lines = append(lines, [2]string{"Baseline pair", c.Baseline.String()})
 	}
+	if c.Warning != "" {
+		lines = append(lines, [2]string{"Warning", c.Warning})
+	}
 	for i, e := range c.Experiments {
 		kind := "independent traces"
 		if e.Sweep() && len(e.Loads) == 1 {
