@@ -173,7 +173,7 @@ type RelDiff = CI
 // of a policy to a baseline from paired observations: x[i] and base[i] come
 // from the same replication (common random numbers: the same trace under
 // both policies). The point estimate is the ratio of the means minus one,
-// x̄/b̄ − 1, Guha's %Impr/100 with the sign reversed (seed 004 B.6 defines
+// x̄/b̄ − 1, Guha's %Impr/100 with the sign reversed (Guha 1995 B.6 defines
 // it on mean response times), not the mean of per-replication ratios,
 // which estimates a different (and upward-biased) quantity. The half-width
 // is the delta-method (ratio-estimator) interval of Law, "Simulation

@@ -75,7 +75,7 @@ func (a *Accumulator) Stats() JobStats {
 type SystemStats struct {
 	Makespan    float64 // last completion − first arrival
 	Utilization float64 // busy processor-time / (procs × makespan): Chu 1995 Def 3.2 averaged over time
-	Throughput  float64 // jobs counted / makespan (Mohapatra et al. §4.2: X = C/T)
+	Throughput  float64 // jobs counted / makespan (Mohapatra, Yu & Das 1995 §4.2: X = C/T)
 	MeanQueue   float64 // time-averaged number of waiting jobs
 	Power       float64 // Throughput / mean wait (Power)
 }

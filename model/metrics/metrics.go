@@ -2,18 +2,27 @@
 // schedlab reports, each with its source.
 //
 // Sources:
-//   - Chu (1995) §3.3 (spec seed000 §4): response time, its standard
+//   - Chu 1995 (Y.-K. Chu, "Processor Allocation and Job Scheduling in
+//     Two-Dimensional Mesh Systems", PhD dissertation, Michigan State
+//     University, 1995) §3.3: response time, its standard
 //     deviation (predictability), utilization Def 3.1 (busy time / elapsed
 //     time) and Def 3.2 (busy processors / processors, at an instant),
 //     reported as Def 3.2 averaged over time; mean queue length; per-size
 //     group statistics.
-//   - Mohapatra, Yu & Das (seed 001 §4.2, spec §A.4): mean queueing delay
+//   - Mohapatra, Yu & Das 1995 (P. Mohapatra, C. Yu and C. R. Das, "A Lazy
+//     Scheduling Scheme for Hypercube Computers", J. Parallel Distrib.
+//     Comput. 27(1), 1995) §4.2: mean queueing delay
 //     M = R/A, throughput X = C/T, utilization U = Σ 2^|I_i| t_i / (2^n T),
 //     system power P = X/M (Jain), completion time of a fixed job set.
-//   - Guha (1995) §B.6: mean response R̄, %Impr = (R̄_base − R̄)/R̄_base ×
+//   - Guha 1995 (K. Guha, "Using Parallel Program Characteristics in
+//     Dynamic Multiprocessor Allocation Policies", Technical Report
+//     CS-95-03, York University, 1995) §B.6: mean response R̄, %Impr = (R̄_base − R̄)/R̄_base ×
 //     100, normalised R̄ = R̄/R̄_Equipartition, 90% confidence intervals.
-//   - Feitelson et al. / pyss (peers-and-swf §2–3): bounded slowdown
-//     max(1, response / max(run, τ)) with τ = 10 s by default;
+//   - Feitelson et al. 1997 (D. G. Feitelson, L. Rudolph, U.
+//     Schwiegelshohn, K. C. Sevcik and P. Wong, "Theory and Practice in
+//     Parallel Job Scheduling", JSSPP 1997), as computed by the pyss
+//     simulator: bounded slowdown max(1, response / max(run, τ)) with
+//     τ = 10 s by default;
 //     the fragmentation formula 1 − Σf²/(Σf)² of evalys (credited there
 //     to Gehr & Schneider, CCGrid 2009), applied here to free processor
 //     blocks f (see Fragmentation).
@@ -92,13 +101,13 @@ func (m Metric) AxisLabel(timeUnit string) string {
 var Summary = []Metric{
 	{"mean_response", "mean response time", "resp", Time, true, "Chu 1995 §3.3; Guha 1995 B.6 (R̄)"},
 	{"sd_response", "SD of response time", "sd resp", Time, true, "Chu 1995 §3.3 (predictability)"},
-	{"mean_wait", "mean wait time", "wait", Time, true, "Mohapatra et al. §4.2: M = R/A (queueing delay)"},
+	{"mean_wait", "mean wait time", "wait", Time, true, "Mohapatra, Yu & Das 1995 §4.2: M = R/A (queueing delay)"},
 	{"mean_slowdown", "mean slowdown", "sld", Dimensionless, true, "response / run (unbounded; Batsim, AccaSim)"},
 	{"mean_bsld", "mean bounded slowdown", "bsld", Dimensionless, true, "max(1, response / max(run, τ)) (pyss; Feitelson)"},
 	{"utilization", "utilization", "util", Fraction, false, "Chu 1995 Def 3.2 averaged over time (= Def 3.1 summed over processors)"},
-	{"throughput", "throughput", "X", PerTime, false, "Mohapatra et al. §4.2: X = C/T"},
-	{"power", "system power", "P", PerTime2, false, "Mohapatra et al. §4.2: P = X/M (Jain)"},
-	{"makespan", "makespan", "makespan", Time, true, "last completion − first arrival (seed 001 Fig. 9 completion time)"},
+	{"throughput", "throughput", "X", PerTime, false, "Mohapatra, Yu & Das 1995 §4.2: X = C/T"},
+	{"power", "system power", "P", PerTime2, false, "Mohapatra, Yu & Das 1995 §4.2: P = X/M (Jain)"},
+	{"makespan", "makespan", "makespan", Time, true, "last completion − first arrival (Mohapatra, Yu & Das 1995 Fig. 9: completion time)"},
 	{"mean_queue", "mean queue length", "queue", Jobs, true, "Chu 1995 §3.3: time-averaged waiting jobs"},
 	{"max_wait", "maximum wait time", "max wait", Time, true, "Batsim/AccaSim outputs"},
 }
@@ -128,14 +137,15 @@ func Slowdown(response, run float64) float64 {
 	return response / run
 }
 
-// BoundedSlowdown is max(1, response / max(run, τ)) (peers-and-swf §3,
-// pyss). τ conventions differ between tools: 10 s (pyss), 1 s (Alea),
+// BoundedSlowdown is max(1, response / max(run, τ)) (Feitelson et al.
+// 1997; pyss). τ conventions differ between tools: 10 s (pyss), 1 s (Alea),
 // 60 s (Batsim "bounded stretch").
 func BoundedSlowdown(response, run, tau float64) float64 {
 	return math.Max(1, response/math.Max(run, tau))
 }
 
-// Power is system power P = X/M (seed 001 §4.2): throughput over mean
+// Power is system power P = X/M (Mohapatra, Yu & Das 1995 §4.2, after
+// Jain): throughput over mean
 // queueing delay. It is +Inf when no job waited (M = 0), as the results
 // contract writes it.
 func Power(throughput, meanWait float64) float64 {
