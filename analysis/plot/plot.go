@@ -181,7 +181,7 @@ func (f *Figure) Draw(c draw.Canvas) {
 		x := x0 + vg.Length(col)*colW
 		y := y0 - vg.Length(row)*line
 		drawThumb(&c, e, x, y)
-		label := fitText(ts, e.Label, colW-thumbWidth-4-entryGap/2)
+		label := FitText(ts, e.Label, colW-thumbWidth-4-entryGap/2)
 		st := ts
 		st.YAlign = draw.YCenter
 		c.FillText(st, vg.Point{X: x + thumbWidth + 4, Y: y}, label)
@@ -190,7 +190,7 @@ func (f *Figure) Draw(c draw.Canvas) {
 		st := TextStyle(legendFont - 1)
 		st.XAlign, st.YAlign = draw.XCenter, draw.YCenter
 		st.Color = color.Gray{0x40}
-		c.FillText(st, vg.Point{X: c.Min.X + w/2, Y: y0 - vg.Length(rows)*line}, fitText(st, f.Note, w-2*legendPad))
+		c.FillText(st, vg.Point{X: c.Min.X + w/2, Y: y0 - vg.Length(rows)*line}, FitText(st, f.Note, w-2*legendPad))
 	}
 }
 
@@ -216,8 +216,8 @@ func drawThumb(c *draw.Canvas, e Entry, x, y vg.Length) {
 	}
 }
 
-// fitText shortens s with an ellipsis so that it fits in width w.
-func fitText(ts text.Style, s string, w vg.Length) string {
+// FitText shortens s with an ellipsis so that it fits in width w.
+func FitText(ts text.Style, s string, w vg.Length) string {
 	if ts.Width(s) <= w {
 		return s
 	}

@@ -102,7 +102,7 @@ func buildAllocation(c *Context, e *results.Experiment, idx int) ([]Page, error)
 			m.note += " On " + e.Machine + ", blocks are runs of consecutive node numbers (mesh: y*W+x; hypercube: addresses)."
 		}
 		if e.Sweep() {
-			parts := chunks(expPairs(e), curvePairs)
+			parts := chunks(e.Pairs(), curvePairs)
 			for pi, part := range parts {
 				p := plot.New(fmt.Sprintf("%s vs offered load: %s%s", capitalize(m.name), e.Name, partSuffix(pi, len(parts))), "offered load", m.axis)
 				fig := &plot.Figure{Name: fmt.Sprintf("exp%d-%s-vs-load-%d", idx, m.key, pi+1), Plot: p, Note: m.note}
@@ -130,7 +130,7 @@ func buildAllocation(c *Context, e *results.Experiment, idx int) ([]Page, error)
 			if len(e.Traces) > maxHBarTraces {
 				break
 			}
-			parts := chunks(expPairs(e), hbarPairs)
+			parts := chunks(e.Pairs(), hbarPairs)
 			for pi, part := range parts {
 				title := fmt.Sprintf("%s per policy pair: %s, %s%s", capitalize(m.name), e.Name, tr, partSuffix(pi, len(parts)))
 				p := pairBars(c, title, m.axis, part, func(pair results.Pair) (float64, float64) {

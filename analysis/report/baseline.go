@@ -75,7 +75,7 @@ func buildBaseline(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 	if e.Sweep() {
 		// Figure: relative mean response against load.
 		unitless := "relative difference in mean response time (%)"
-		parts := chunks(expPairs(e), curvePairs)
+		parts := chunks(e.Pairs(), curvePairs)
 		for pi, part := range parts {
 			p := plot.New(fmt.Sprintf("Mean response relative to %s: %s%s", c.Baseline, e.Name, partSuffix(pi, len(parts))), "offered load", unitless)
 			fig := &plot.Figure{Name: fmt.Sprintf("exp%d-baseline-%d", idx, pi+1), Plot: p, Note: fmt.Sprintf("Paired on replication; error bars: %g%% confidence intervals.", c.Level*100)}

@@ -18,14 +18,14 @@ func init() {
 // of each focus, one step curve per pair.
 func buildCDFs(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 	unit := expUnit(c, e)
-	parts := chunks(expPairs(e), cdfPairs)
+	parts := chunks(e.Pairs(), cdfPairs)
 	var pages []Page
 	for _, f := range focuses(e) {
 		for _, which := range []struct{ col, name string }{{"response", "response time"}, {"wait", "wait time"}} {
 			// Common x range: up to the largest 99th percentile over pairs.
 			all := map[results.Pair][]float64{}
 			xmax := 0.0
-			for _, pair := range expPairs(e) {
+			for _, pair := range e.Pairs() {
 				js := jobsFor(c, e, f, pair)
 				vs := make([]float64, len(js))
 				for i := range js {

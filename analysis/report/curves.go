@@ -28,7 +28,7 @@ func buildCurves(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 		byPair[cells[i].Pair] = append(byPair[cells[i].Pair], &cells[i])
 	}
 	unit := expUnit(c, e)
-	parts := chunks(expPairs(e), curvePairs)
+	parts := chunks(e.Pairs(), curvePairs)
 	var pages []Page
 	minReps, maxReps := math.MaxInt, 0
 	for i := range cells {

@@ -48,20 +48,6 @@ func partSuffix(i, n int) string {
 	return fmt.Sprintf(" (pairs %d/%d)", i+1, n)
 }
 
-func expPairs(e *results.Experiment) []results.Pair {
-	seen := map[results.Pair]bool{}
-	var out []results.Pair
-	for i := range e.Rows {
-		p := results.PairOf(&e.Rows[i])
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Less(out[j]) })
-	return out
-}
-
 func expUnit(c *Context, e *results.Experiment) string { return c.Set.TimeUnit(e.Traces...) }
 
 func fmtNum(v float64) string {

@@ -20,7 +20,7 @@ const GanttJobs = 60
 // occupancyPair is the pair whose occupancy is drawn: the baseline when
 // given, else the first pair.
 func occupancyPair(c *Context, e *results.Experiment) results.Pair {
-	ps := expPairs(e)
+	ps := e.Pairs()
 	if c.Baseline != nil {
 		for _, p := range ps {
 			if p == *c.Baseline {

@@ -142,7 +142,7 @@ func (p *TablePage) Draw(c draw.Canvas) {
 				s.XAlign = draw.XRight
 				tx = x + ws[i] - cellPad/2
 			}
-			c.FillText(s, vg.Point{X: tx, Y: y}, fit(s, cell, ws[i]-cellPad/2))
+			c.FillText(s, vg.Point{X: tx, Y: y}, plot.FitText(s, cell, ws[i]-cellPad/2))
 			x += ws[i]
 		}
 	}
@@ -169,25 +169,11 @@ func (p *TablePage) Draw(c draw.Canvas) {
 	}
 }
 
-func fit(st text.Style, s string, w vg.Length) string {
-	if st.Width(s) <= w {
-		return s
-	}
-	r := []rune(s)
-	for len(r) > 1 {
-		r = r[:len(r)-1]
-		if t := string(r) + "…"; st.Width(t) <= w {
-			return t
-		}
-	}
-	return s
-}
-
 // drawTitle draws a page title at the top of c and returns the y below it.
 func drawTitle(c draw.Canvas, title string) vg.Length {
 	st := plot.TextStyle(titleFont)
 	st.YAlign = draw.YTop
-	c.FillText(st, vg.Point{X: c.Min.X, Y: c.Max.Y}, fit(st, title, c.Max.X-c.Min.X))
+	c.FillText(st, vg.Point{X: c.Min.X, Y: c.Max.Y}, plot.FitText(st, title, c.Max.X-c.Min.X))
 	return c.Max.Y - titleFont*1.8
 }
 
@@ -210,7 +196,7 @@ func (p *TextPage) Draw(c draw.Canvas) {
 		ss := plot.TextStyle(12)
 		ss.YAlign = draw.YTop
 		ss.Color = grayText
-		c.FillText(ss, vg.Point{X: c.Min.X, Y: y}, fit(ss, p.Subtitle, c.Max.X-c.Min.X))
+		c.FillText(ss, vg.Point{X: c.Min.X, Y: y}, plot.FitText(ss, p.Subtitle, c.Max.X-c.Min.X))
 		y -= 28
 	}
 	size := vg.Length(10)

@@ -17,14 +17,14 @@ func init() {
 // class of each focus, one bar per pair.
 func buildSizeClasses(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 	unit := expUnit(c, e)
-	parts := chunks(expPairs(e), barPairs)
+	parts := chunks(e.Pairs(), barPairs)
 	var pages []Page
 	for _, f := range focuses(e) {
 		// Classes present in any pair's jobs.
 		type acc struct{ sum, n float64 }
 		per := map[results.Pair]map[int]*acc{}
 		present := map[int]bool{}
-		for _, pair := range expPairs(e) {
+		for _, pair := range e.Pairs() {
 			per[pair] = map[int]*acc{}
 			for _, j := range jobsFor(c, e, f, pair) {
 				k := results.JobSizeClass(&j)

@@ -27,14 +27,14 @@ func buildSeries(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 	for i := range e.Rows {
 		procs[e.Rows[i].Trace] = e.Rows[i].Procs
 	}
-	parts := chunks(expPairs(e), seriesPairs)
+	parts := chunks(e.Pairs(), seriesPairs)
 	var pages []Page
 	for _, f := range focuses(e) {
 		tr := f.Traces[0]
 		type ser struct{ t, busy, queue []float64 }
 		data := map[results.Pair]ser{}
 		t0, t1 := math.Inf(1), math.Inf(-1)
-		for _, pair := range expPairs(e) {
+		for _, pair := range e.Pairs() {
 			rows := c.Set.SeriesOf(results.Key{Trace: tr, Pair: pair, Rep: f.Rep})
 			var s ser
 			for _, r := range rows {

@@ -42,7 +42,7 @@ func buildTraceBars(c *Context, e *results.Experiment, idx int) ([]Page, error) 
 		get[cells[i].Pair][cells[i].Trace] = &cells[i]
 	}
 	unit := expUnit(c, e)
-	parts := chunks(expPairs(e), barPairs)
+	parts := chunks(e.Pairs(), barPairs)
 	var pages []Page
 	for _, col := range TraceBarMetrics {
 		m, _ := metrics.Lookup(col)
@@ -83,7 +83,7 @@ func buildTraceBars(c *Context, e *results.Experiment, idx int) ([]Page, error) 
 func buildTraceHBars(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 	cells := e.Cells()
 	unit := expUnit(c, e)
-	parts := chunks(expPairs(e), hbarPairs)
+	parts := chunks(e.Pairs(), hbarPairs)
 	var pages []Page
 	for _, tr := range e.Traces {
 		byPair := map[results.Pair]*results.Cell{}

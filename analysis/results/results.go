@@ -114,38 +114,41 @@ func Load(dir string) (*Set, error) {
 		}
 		seen[k] = i + 1
 	}
-	jp := filepath.Join(dir, schema.JobsFile)
-	if _, err := os.Stat(jp); err == nil {
-		jf, err := readRows(jp, &s.Jobs, jobColumns)
-		if err != nil {
-			return nil, err
-		}
-		if err := sameRun(sp, f, jp, jf); err != nil {
-			return nil, err
-		}
-		if !hasColumn(jf, "load") {
-			for i := range s.Jobs {
-				s.Jobs[i].Load = -1
-			}
-		}
-		if s.Jobs == nil {
-			s.Jobs = []Job{}
+	jf, err := readAlso(dir, schema.JobsFile, &s.Jobs, jobColumns, sp, f)
+	if err != nil {
+		return nil, err
+	}
+	if jf != nil && !hasColumn(jf, "load") {
+		for i := range s.Jobs {
+			s.Jobs[i].Load = -1
 		}
 	}
-	serp := filepath.Join(dir, schema.SeriesFile)
-	if _, err := os.Stat(serp); err == nil {
-		sf, err := readRows(serp, &s.Series, seriesColumns)
-		if err != nil {
-			return nil, err
-		}
-		if err := sameRun(sp, f, serp, sf); err != nil {
-			return nil, err
-		}
-		if s.Series == nil {
-			s.Series = []Series{}
-		}
+	if _, err := readAlso(dir, schema.SeriesFile, &s.Series, seriesColumns, sp, f); err != nil {
+		return nil, err
 	}
 	return s, nil
+}
+
+// readAlso reads dir/name (jobs or series) into *dst when the file exists
+// (*dst is then non-nil, even without rows), and checks that it comes from
+// the same run as the summary sf read from sp. It returns nil when the
+// file does not exist.
+func readAlso[T any](dir, name string, dst *[]T, cols []schema.Column, sp string, sf *parquet.File) (*parquet.File, error) {
+	p := filepath.Join(dir, name)
+	if _, err := os.Stat(p); err != nil {
+		return nil, nil
+	}
+	f, err := readRows(p, dst, cols)
+	if err != nil {
+		return nil, err
+	}
+	if err := sameRun(sp, sf, p, f); err != nil {
+		return nil, err
+	}
+	if *dst == nil {
+		*dst = []T{}
+	}
+	return f, nil
 }
 
 // sameRun checks that two results files carry the same run metadata
@@ -293,11 +296,17 @@ func readRows[T any](path string, dst *[]T, cols []schema.Column) (f *parquet.Fi
 }
 
 // Pairs returns the distinct policy pairs of the summary, sorted.
-func (s *Set) Pairs() []Pair {
+func (s *Set) Pairs() []Pair { return PairsOf(s.Summary) }
+
+// Pairs returns the distinct policy pairs of the experiment, sorted.
+func (e *Experiment) Pairs() []Pair { return PairsOf(e.Rows) }
+
+// PairsOf returns the distinct policy pairs of summary rows, sorted.
+func PairsOf(rows []Summary) []Pair {
 	seen := map[Pair]bool{}
 	var out []Pair
-	for i := range s.Summary {
-		p := PairOf(&s.Summary[i])
+	for i := range rows {
+		p := PairOf(&rows[i])
 		if !seen[p] {
 			seen[p] = true
 			out = append(out, p)
