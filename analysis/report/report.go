@@ -255,12 +255,22 @@ func noJobPage(e *results.Experiment, idx int) Page {
 		rejected += e.Rows[i].Rejected
 		filtered += e.Rows[i].Filtered
 	}
+	var why []string
+	if rejected > 0 {
+		why = append(why, "the replay rejected jobs (unknown run time or size, or larger than the machine)")
+	}
+	if filtered > 0 {
+		why = append(why, "filters (--warmup, --until-last-arrival, partial records) left jobs out of the statistics")
+	}
+	if len(why) == 0 {
+		why = append(why, "the traces are empty")
+	}
 	return &TextPage{Title: fmt.Sprintf("Experiment %d: no job counted", idx), Subtitle: e.Name, Lines: [][2]string{
 		{"Runs", fmt.Sprintf("%d (%d traces)", len(e.Rows), len(e.Traces))},
 		{"Jobs counted", "0"},
 		{"Jobs rejected", fmt.Sprint(rejected)},
 		{"Jobs filtered", fmt.Sprint(filtered)},
-		{"Note", "Every job was rejected by the replay (unknown run time or size, or larger than the machine), left out of the statistics by --warmup or --until-last-arrival, or the traces are empty: the statistics are undefined (NaN), so this experiment has no figures or tables."},
+		{"Note", "No run counted a job: " + strings.Join(why, "; ") + ". The statistics are undefined (NaN), so this experiment has no figures or tables."},
 	}}
 }
 
