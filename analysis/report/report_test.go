@@ -14,6 +14,7 @@ import (
 	"github.com/schedlab/schedlab/analysis/internal/fixture"
 	"github.com/schedlab/schedlab/analysis/plot"
 	"github.com/schedlab/schedlab/analysis/results"
+	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/schema"
 )
 
@@ -555,5 +556,39 @@ func TestNoJobCountedWarns(t *testing.T) {
 				t.Errorf("compare log %q", log.String())
 			}
 		})
+	}
+}
+
+// Placements on a mesh are expanded to node numbers (y*W+x) for the
+// allocation-quality and occupancy pages, whose notes say so.
+func TestMeshPlacement(t *testing.T) {
+	set := fixture.Build(fixture.Spec{Procs: 32, Jobs: 30, Loads: []float64{0.5, 0.8}, Reps: 1, Pairs: 1, Seed: 3})
+	for i := range set.Summary {
+		set.Summary[i].Machine = "mesh:8x4"
+	}
+	for i := range set.Jobs {
+		j := &set.Jobs[i]
+		j.Machine = "mesh:8x4"
+		j.Placement = []schema.Piece{schema.Piece(policy.Rect(i%7, i%3, 2, 2))} // nodes y*8+x: two runs of 2
+	}
+	_, pages := pagesOf(t, set, Options{})
+	var found bool
+	for _, p := range pages {
+		n, ok := p.(Named)
+		if !ok || !strings.Contains(n.FigureName(), "dispersion") {
+			continue
+		}
+		found = true
+		if !strings.Contains(n.Figure().Note, "On mesh:8x4, blocks are runs of consecutive node numbers") {
+			t.Errorf("note %q", n.Figure().Note)
+		}
+	}
+	if !found {
+		t.Error("no allocation-quality page")
+	}
+	ctx, _ := NewContext(set, Options{})
+	v, err := rowAllocValues(ctx, &set.Summary[0])
+	if err != nil || v["dispersion"] != 2 {
+		t.Errorf("dispersion of 2x2 submeshes on an 8-wide mesh: %v %v, want 2", v, err)
 	}
 }

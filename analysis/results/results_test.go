@@ -40,6 +40,11 @@ func TestRoundTripAndGrouping(t *testing.T) {
 			t.Fatalf("summary row %d: %+v != %+v", i, got.Summary[i], want.Summary[i])
 		}
 	}
+	for i := range want.Jobs {
+		if !slices.Equal(got.Jobs[i].Placement, want.Jobs[i].Placement) || got.Jobs[i].AllocProcs != want.Jobs[i].AllocProcs || len(want.Jobs[i].Placement) == 0 {
+			t.Fatalf("job row %d: placement %v, want %v", i, got.Jobs[i].Placement, want.Jobs[i].Placement)
+		}
+	}
 	if got.Version != "fixture" || len(got.Traces) != 9 || got.Traces[4].Load != 0.6 {
 		t.Errorf("metadata: %q %+v", got.Version, got.Traces)
 	}
