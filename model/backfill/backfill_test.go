@@ -307,7 +307,7 @@ func TestContigFragmentation(t *testing.T) {
 	m := policy.Machine{Kind: policy.Flat, Procs: 10}
 	for name, s := range map[string]policy.Scheduler{"easy": NewEASY(), "conservative": NewConservative()} {
 		jobs := jobsOf(rows)
-		res, err := engine.Run(jobs, m, flat.NewContig(10), s, engine.Options{Check: true, Nodes: true})
+		res, err := engine.Run(jobs, m, flat.NewContig(10), s, engine.Options{Check: true, Placement: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -315,8 +315,9 @@ func TestContigFragmentation(t *testing.T) {
 		for _, j := range res.Jobs {
 			got += fmt.Sprintf("J%d@%g ", j.ID, j.Start)
 		}
-		if got != want || res.Nodes[6] != "2-3" || res.Nodes[5] != "0-3" {
-			t.Errorf("%s: %s nodes J6 %s J7 %s, want %s 0-3 2-3", name, got, res.Nodes[5], res.Nodes[6], want)
+		p6, p7 := res.Placement(5), res.Placement(6)
+		if got != want || fmt.Sprint(p6) != fmt.Sprint([]policy.Piece{policy.Range(0, 4)}) || fmt.Sprint(p7) != fmt.Sprint([]policy.Piece{policy.Range(2, 2)}) {
+			t.Errorf("%s: %s placement J6 %v J7 %v, want %s 0-3 2-3", name, got, p6, p7, want)
 		}
 	}
 }

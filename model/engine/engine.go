@@ -21,33 +21,32 @@
 // The engine is topology-blind: it knows a job's processor count and
 // residence time; the allocator decides where, the scheduler decides when.
 //
-// # Extension points (future families are additions, not rewrites)
+// # Capabilities (model/policy's optional interfaces)
 //
-//   - Meshes and hypercubes: nothing to change. The engine never looks
-//     inside a policy.Allocation except through Procs() and, when checking,
-//     policy.NodeLister; a mesh allocation that is a list of submeshes only
-//     has to list its nodes.
-//   - Network contention stretching residence times: running jobs complete
-//     from an indexed min-heap keyed by (end, job ID, position) (compHeap,
-//     with pos[] so that fix and remove are O(log n)). A contention model
-//     keeps per-running-job remaining work and a rate, and at each instant
-//     recomputes End = now + remaining/rate for the jobs whose rate changed
-//     and calls heap.fix(pos[i]): a small addition in Start/complete.
-//   - Preemption and migration (hypercube): stopping a running job is
-//     heap.remove(pos[i]) + Allocator.Release + marking the job waiting
-//     again with its remaining run time; restarting is Start. The System
-//     interface would gain Preempt(j); state[] already has the four states.
-//   - Malleable jobs (reallocation at every event): the same re-keying as
-//     contention (work / speed(processors)), with the allocator resizing an
-//     allocation; the scheduler is already called at every event instant.
+//   - Placements: with Options.Placement the engine records where each job
+//     ran as pieces (policy.Placer, else policy.NodeLister grouped into
+//     ranges), in one arena: O(pieces) per job (Result.Placement).
+//   - policy.Clocked allocators learn the time of every event instant.
+//   - policy.Feasibility allocators reject, on arrival, jobs that could
+//     never be placed (Result.Rejected), instead of a deadlock.
+//   - A policy.ProgressModel (Options.Progress) sets the rate at which each
+//     running job's remaining work drains; completions are re-keyed in the
+//     indexed completion heap, and the makespan is the last real completion.
+//     Without one, a job started at t ends at exactly t + Run.
+//   - policy.Handoff schedulers keep a completing job's allocation for a
+//     waiting job (lazy scheduling).
+//   - The System is a policy.Preemptor: Suspend (the job resumes later with
+//     its remaining work) and Migrate (a fresh allocation and a delay). Job
+//     Start stays the first start; Result counts suspensions and
+//     migrations per job and logs them (Result.Events).
+//   - Fractional shares: an allocation that is a policy.Sharer holds
+//     Share() processors; busy time and AllocProcs are float64.
 package engine
 
 import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/schedlab/schedlab/model/policy"
 )
@@ -65,17 +64,18 @@ type Options struct {
 	// Series records the (time, busy, running, queue) series, one sample per
 	// distinct event time.
 	Series bool
-	// Nodes records, for every job, the processor ranges it held (see
-	// FormatNodes); "" when the allocation is not a policy.NodeLister.
-	Nodes bool
+	// Placement records, for every job, where it ran last (Result.Placement).
+	Placement bool
+	// Progress, when set, sets the rate at which running jobs progress.
+	Progress policy.ProgressModel
 }
 
 // Sample is the state of the machine after all events at one instant.
 type Sample struct {
 	Time    float64
-	Busy    int // processors held
-	Running int // jobs running
-	Queue   int // jobs waiting
+	Busy    float64 // processors held
+	Running int     // jobs running
+	Queue   int     // jobs waiting
 }
 
 // Result holds the jobs with Start and End filled, plus statistics.
@@ -84,11 +84,21 @@ type Result struct {
 	// again once a job has completed).
 	Jobs []policy.Job
 	// AllocProcs[i] is the number of processors Jobs[i] held (it may exceed
-	// the request when the allocator rounds up).
-	AllocProcs []int
-	// Nodes[i] is the processor ranges Jobs[i] held ("0-15,32-47"), when
-	// Options.Nodes was set; nil otherwise.
-	Nodes []string
+	// the request when the allocator rounds up; fractional for a
+	// policy.Sharer), in its last allocation.
+	AllocProcs []float64
+	// Pieces holds every recorded placement (Options.Placement); job i's
+	// is Pieces[pieceOff[i] : pieceOff[i]+pieceLen[i]] (see Placement).
+	Pieces             []policy.Piece
+	pieceOff, pieceLen []int32
+	// Rejected lists the jobs the allocator declared infeasible
+	// (policy.Feasibility): they never ran and have Start = End = -1.
+	Rejected []Rejection
+	// Suspensions[i] and Migrations[i] count job i's suspensions and
+	// migrations; nil when none happened in the run.
+	Suspensions, Migrations []int32
+	// Events logs every suspension, resumption and migration in order.
+	Events []Event
 	// First is the first arrival time, Last the last completion time.
 	First, Last float64
 	// MaxQueue is the largest number of jobs waiting after any instant.
@@ -100,6 +110,37 @@ type Result struct {
 	Instants int
 	// Series is the state after each instant (Options.Series).
 	Series []Sample
+}
+
+// Placement returns the pieces job i held last (Options.Placement), nil when
+// not recorded. The slice aliases Pieces.
+func (r *Result) Placement(i int) []policy.Piece {
+	if r.pieceLen == nil || r.pieceLen[i] == 0 {
+		return nil
+	}
+	o := r.pieceOff[i]
+	return r.Pieces[o : o+r.pieceLen[i] : o+r.pieceLen[i]]
+}
+
+// EventKind is the kind of a logged Event.
+type EventKind uint8
+
+// Logged event kinds.
+const (
+	Suspended EventKind = iota + 1
+	Resumed
+	Migrated
+)
+
+func (k EventKind) String() string {
+	return [...]string{"", "suspend", "resume", "migrate"}[k]
+}
+
+// Event is one suspension, resumption or migration.
+type Event struct {
+	Time  float64
+	Index int32 // position of the job in Result.Jobs
+	Kind  EventKind
 }
 
 // MaxIdleWakes is the number of consecutive timer (System.Wake) instants at
@@ -125,6 +166,20 @@ type sim struct {
 	opt   Options
 	res   *Result
 
+	clock    policy.Clocked     // the allocator, when it wants the time
+	feas     policy.Feasibility // the allocator, when it can reject
+	handoff  policy.Handoff     // the scheduler, when it keeps allocations
+	progress policy.ProgressModel
+
+	// Remaining work, rate and the time from which it drains, per job:
+	// allocated only when a progress model, a suspension or a migration
+	// needs them (dyn); a rigid run ends every job at Start + Run exactly.
+	dyn     bool
+	rem     []float64
+	rate    []float64
+	since   []float64
+	rateBuf []float64
+
 	now     float64
 	slot    []int32 // trace index → position in jobs, -1 when absent
 	state   []uint8
@@ -133,7 +188,7 @@ type sim struct {
 	runPos  []int32       // position in running, per job
 	dead    int           // nil holes in running
 	nRun    int
-	busy    int
+	busy    float64
 	waiting int
 	started int       // jobs started so far
 	timers  []float64 // min-heap of wake-up times
@@ -154,9 +209,17 @@ type sim struct {
 func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Scheduler, opt Options) (*Result, error) {
 	n := len(jobs)
 	e := &sim{jobs: jobs, m: m, alloc: a, sched: s, opt: opt}
-	e.res = &Result{Jobs: jobs, AllocProcs: make([]int, n)}
-	if opt.Nodes {
-		e.res.Nodes = make([]string, n)
+	e.res = &Result{Jobs: jobs, AllocProcs: make([]float64, n)}
+	if opt.Placement {
+		e.res.pieceOff = make([]int32, n)
+		e.res.pieceLen = make([]int32, n)
+	}
+	e.clock, _ = a.(policy.Clocked)
+	e.feas, _ = a.(policy.Feasibility)
+	e.handoff, _ = s.(policy.Handoff)
+	if opt.Progress != nil {
+		e.progress = opt.Progress
+		e.startDyn()
 	}
 	maxIdx := -1
 	for i := range jobs {
@@ -201,6 +264,7 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 	e.res.Last = e.res.First
 	idle := 0 // consecutive instants idling on timers alone (see below)
 	for done < n {
+		// done counts completed and rejected jobs.
 		t := math.Inf(1)
 		if next < n {
 			t = jobs[next].Submit
@@ -221,14 +285,27 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 		}
 		prevT = t
 		e.now = t
+		if e.clock != nil {
+			e.clock.SetNow(t)
+		}
 		startedBefore := e.started
 		// 1. completions.
 		done += e.complete(t)
 		// 2. arrivals.
 		for next < n && jobs[next].Submit == t {
+			j := &jobs[next]
+			if e.feas != nil {
+				if err := e.feas.Feasible(j); err != nil {
+					e.state[next] = stDone
+					e.res.Rejected = append(e.res.Rejected, Rejection{Index: j.Index, ID: j.ID, Reason: err.Error()})
+					done++
+					next++
+					continue
+				}
+			}
 			e.state[next] = stWaiting
 			e.waiting++
-			s.Submit(&jobs[next])
+			s.Submit(j)
 			next++
 		}
 		// 3. timers, then one scheduling pass; repeat while zero-length jobs
@@ -237,9 +314,11 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 			e.popTimer()
 		}
 		s.Schedule(e)
+		e.applyRates()
 		for e.err == nil && len(e.heap.h) > 0 && jobs[e.heap.h[0]].End == t {
 			done += e.complete(t)
 			s.Schedule(e)
+			e.applyRates()
 		}
 		if e.err != nil {
 			return nil, e.err
@@ -271,6 +350,9 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 		}
 	}
 	if done != n {
+		if len(e.heap.h) > 0 && math.IsInf(jobs[e.heap.h[0]].End, 1) {
+			return nil, fmt.Errorf("engine: t=%g: %d running jobs make no progress (rate 0) and nothing else can happen", e.now, len(e.heap.h))
+		}
 		return nil, fmt.Errorf("engine: %d of %d jobs completed", done, n)
 	}
 	return e.res, nil
@@ -299,30 +381,233 @@ func (e *sim) complete(t float64) int {
 		i := e.heap.pop()
 		j := &e.jobs[i]
 		a := j.Alloc
-		if e.opt.Nodes {
-			if nl, ok := a.(policy.NodeLister); ok {
-				e.scratch = nl.Nodes(e.scratch[:0])
-				e.res.Nodes[i] = FormatNodes(e.scratch)
-			}
-		}
 		if e.owner != nil {
 			e.checkRelease(i, a)
 		}
-		e.alloc.Release(a)
 		e.busy -= e.res.AllocProcs[i]
 		j.Alloc = nil
 		e.state[i] = stDone
 		e.running[e.runPos[i]] = nil
 		e.dead++
 		e.nRun--
-		if e.owner != nil && e.alloc.Size()-e.alloc.Free() != e.busy {
-			e.fail(fmt.Errorf("engine: t=%g: after job %d ended the allocator has %d processors busy, engine counts %d",
+		e.res.Last = t
+		var next *policy.Job
+		if e.handoff != nil {
+			next = e.handoff.Handoff(j, e)
+		}
+		if next != nil {
+			e.startOn(next, a)
+		} else {
+			e.alloc.Release(a)
+		}
+		if e.owner != nil && float64(e.alloc.Size()-e.alloc.Free()) != e.busy {
+			e.fail(fmt.Errorf("engine: t=%g: after job %d ended the allocator has %d processors busy, engine counts %g",
 				t, j.ID, e.alloc.Size()-e.alloc.Free(), e.busy))
 		}
 		e.sched.Finished(j)
 		k++
 	}
 	return k
+}
+
+// share is the number of processors an allocation holds.
+func share(a policy.Allocation) float64 {
+	if s, ok := a.(policy.Sharer); ok {
+		return s.Share()
+	}
+	return float64(a.Procs())
+}
+
+// startDyn allocates the per-job remaining work and rates, for the jobs
+// running now (which have run at rate 1 since their start).
+func (e *sim) startDyn() {
+	if e.dyn {
+		return
+	}
+	e.dyn = true
+	n := len(e.jobs)
+	e.rem = make([]float64, n)
+	e.rate = make([]float64, n)
+	e.since = make([]float64, n)
+	for i := range e.jobs {
+		j := &e.jobs[i]
+		e.rem[i], e.rate[i], e.since[i] = j.Run, 1, j.Start
+	}
+}
+
+// settle brings job i's remaining work up to now.
+func (e *sim) settle(i int32) {
+	if d := e.now - e.since[i]; d > 0 {
+		e.rem[i] = max(0, e.rem[i]-d*e.rate[i])
+		e.since[i] = e.now
+	}
+}
+
+// rekey sets job i's end from its remaining work and rate, and restores the
+// completion heap.
+func (e *sim) rekey(i int32) {
+	j := &e.jobs[i]
+	switch {
+	case e.rem[i] == 0:
+		j.End = max(e.now, e.since[i])
+	case e.rate[i] > 0:
+		j.End = e.since[i] + e.rem[i]/e.rate[i]
+	default:
+		j.End = math.Inf(1)
+	}
+	e.heap.fix(int(e.heap.pos[i]))
+}
+
+// applyRates asks the progress model for the running jobs' rates and
+// re-keys the completions of the jobs whose rate changed.
+func (e *sim) applyRates() {
+	if e.progress == nil || e.err != nil {
+		return
+	}
+	run := e.Running()
+	e.rateBuf = e.rateBuf[:0]
+	for _, j := range run {
+		e.rateBuf = append(e.rateBuf, e.rate[e.slot[j.Index]])
+	}
+	e.progress.Rates(e.now, run, e.rateBuf)
+	for k, j := range run {
+		i := e.slot[j.Index]
+		r := e.rateBuf[k]
+		if r == e.rate[i] {
+			continue
+		}
+		if !(r >= 0) || math.IsInf(r, 1) {
+			e.fail(fmt.Errorf("engine: t=%g: progress model gave job %d rate %g (want a finite rate ≥ 0)", e.now, j.ID, r))
+			return
+		}
+		e.settle(i)
+		e.rate[i] = r
+		e.rekey(i)
+	}
+}
+
+func (e *sim) recordPlacement(i int32, a policy.Allocation) {
+	r := e.res
+	if r.pieceOff == nil {
+		return
+	}
+	off := len(r.Pieces)
+	switch pl := a.(type) {
+	case policy.Placer:
+		r.Pieces = pl.Placement(r.Pieces)
+	case policy.NodeLister:
+		e.scratch = pl.Nodes(e.scratch[:0])
+		r.Pieces = appendRanges(r.Pieces, e.scratch)
+	}
+	r.pieceOff[i] = int32(off)
+	r.pieceLen[i] = int32(len(r.Pieces) - off)
+}
+
+// appendRanges appends the processor numbers of nodes (sorted in place) as
+// flat ranges.
+func appendRanges(dst []policy.Piece, nodes []int) []policy.Piece {
+	if !sort.IntsAreSorted(nodes) {
+		sort.Ints(nodes)
+	}
+	for i := 0; i < len(nodes); {
+		k := i
+		for k+1 < len(nodes) && nodes[k+1] == nodes[k]+1 {
+			k++
+		}
+		dst = append(dst, policy.Range(nodes[i], k-i+1))
+		i = k + 1
+	}
+	return dst
+}
+
+func (e *sim) logEvent(i int32, kind EventKind) {
+	e.res.Events = append(e.res.Events, Event{Time: e.now, Index: i, Kind: kind})
+}
+
+// running checks that j belongs to this run and is running.
+func (e *sim) runningJob(j *policy.Job, what string) (int32, bool) {
+	if j == nil || j.Index < 0 || j.Index >= len(e.slot) || e.slot[j.Index] < 0 || &e.jobs[e.slot[j.Index]] != j {
+		e.fail(fmt.Errorf("engine: t=%g: %s of a job that is not part of this run", e.now, what))
+		return 0, false
+	}
+	i := e.slot[j.Index]
+	if e.state[i] != stRunning {
+		return i, false
+	}
+	return i, true
+}
+
+// Suspend implements policy.Preemptor.
+func (e *sim) Suspend(j *policy.Job) bool {
+	i, ok := e.runningJob(j, "Suspend")
+	if !ok {
+		return false
+	}
+	e.startDyn()
+	e.settle(i)
+	a := j.Alloc
+	if e.owner != nil {
+		e.checkRelease(i, a)
+	}
+	e.alloc.Release(a)
+	e.busy -= e.res.AllocProcs[i]
+	e.heap.remove(int(e.heap.pos[i]))
+	j.Alloc, j.End = nil, -1
+	e.state[i] = stWaiting
+	e.waiting++
+	e.running[e.runPos[i]] = nil
+	e.dead++
+	e.nRun--
+	if e.res.Suspensions == nil {
+		e.res.Suspensions = make([]int32, len(e.jobs))
+	}
+	e.res.Suspensions[i]++
+	e.logEvent(i, Suspended)
+	return true
+}
+
+// Migrate implements policy.Preemptor.
+func (e *sim) Migrate(j *policy.Job, delay float64) bool {
+	i, ok := e.runningJob(j, "Migrate")
+	if !ok {
+		return false
+	}
+	if !(delay >= 0) || math.IsInf(delay, 1) {
+		e.fail(fmt.Errorf("engine: t=%g: job %d: migration delay %g (want a finite delay ≥ 0)", e.now, j.ID, delay))
+		return false
+	}
+	b, ok := e.alloc.Allocate(j)
+	if !ok {
+		return false
+	}
+	if b == nil {
+		e.fail(fmt.Errorf("engine: t=%g: job %d: allocator returned a nil allocation", e.now, j.ID))
+		return false
+	}
+	e.startDyn()
+	e.settle(i)
+	old := j.Alloc
+	p := share(b)
+	if e.owner != nil {
+		e.checkStart(i, b, p)
+	}
+	e.busy += p
+	if e.owner != nil {
+		e.checkRelease(i, old)
+	}
+	e.alloc.Release(old)
+	e.busy -= e.res.AllocProcs[i]
+	e.res.AllocProcs[i] = p
+	j.Alloc = b
+	e.recordPlacement(i, b)
+	e.since[i] = e.now + delay
+	e.rekey(i)
+	if e.res.Migrations == nil {
+		e.res.Migrations = make([]int32, len(e.jobs))
+	}
+	e.res.Migrations[i]++
+	e.logEvent(i, Migrated)
+	return true
 }
 
 func (e *sim) fail(err error) {
@@ -405,17 +690,8 @@ func (e *sim) popTimer() {
 
 // Start implements policy.System.
 func (e *sim) Start(j *policy.Job) bool {
-	if j == nil || j.Index < 0 || j.Index >= len(e.slot) || e.slot[j.Index] < 0 || &e.jobs[e.slot[j.Index]] != j {
-		e.fail(fmt.Errorf("engine: t=%g: Start of a job that is not part of this run", e.now))
-		return false
-	}
-	i := e.slot[j.Index]
-	switch e.state[i] {
-	case stFuture:
-		e.fail(fmt.Errorf("engine: t=%g: job %d started before its arrival at %g", e.now, j.ID, j.Submit))
-		return false
-	case stRunning, stDone:
-		e.fail(fmt.Errorf("engine: t=%g: job %d started twice (first at %g)", e.now, j.ID, j.Start))
+	i, ok := e.startable(j)
+	if !ok {
 		return false
 	}
 	a, ok := e.alloc.Allocate(j)
@@ -426,14 +702,67 @@ func (e *sim) Start(j *policy.Job) bool {
 		e.fail(fmt.Errorf("engine: t=%g: job %d: allocator returned a nil allocation", e.now, j.ID))
 		return false
 	}
-	p := a.Procs()
+	e.begin(i, a)
+	return true
+}
+
+// startOn starts the waiting job j on a, a completing job's allocation
+// (policy.Handoff).
+func (e *sim) startOn(j *policy.Job, a policy.Allocation) {
+	i, ok := e.startable(j)
+	if !ok {
+		e.alloc.Release(a)
+		return
+	}
+	if a.Procs() < j.Procs {
+		e.fail(fmt.Errorf("engine: t=%g: handoff of %d processors to job %d, which needs %d", e.now, a.Procs(), j.ID, j.Procs))
+		e.alloc.Release(a)
+		return
+	}
+	e.begin(i, a)
+}
+
+// startable checks that j belongs to this run and is waiting.
+func (e *sim) startable(j *policy.Job) (int32, bool) {
+	if j == nil || j.Index < 0 || j.Index >= len(e.slot) || e.slot[j.Index] < 0 || &e.jobs[e.slot[j.Index]] != j {
+		e.fail(fmt.Errorf("engine: t=%g: Start of a job that is not part of this run", e.now))
+		return 0, false
+	}
+	i := e.slot[j.Index]
+	switch e.state[i] {
+	case stFuture:
+		e.fail(fmt.Errorf("engine: t=%g: job %d started before its arrival at %g", e.now, j.ID, j.Submit))
+		return i, false
+	case stRunning, stDone:
+		e.fail(fmt.Errorf("engine: t=%g: job %d started twice (first at %g)", e.now, j.ID, j.Start))
+		return i, false
+	}
+	return i, true
+}
+
+// begin runs the waiting job at position i on allocation a from now.
+func (e *sim) begin(i int32, a policy.Allocation) {
+	j := &e.jobs[i]
+	p := share(a)
 	if e.owner != nil {
 		e.checkStart(i, a, p)
 	}
-	j.Start = e.now
-	j.End = e.now + j.Run
+	resumed := j.Start >= 0
+	if !resumed {
+		j.Start = e.now
+	}
+	if e.dyn {
+		e.since[i], e.rate[i] = e.now, 1
+		if !resumed {
+			e.rem[i] = j.Run
+		}
+		j.End = e.now + e.rem[i]
+	} else {
+		j.End = e.now + j.Run
+	}
 	j.Alloc = a
 	e.res.AllocProcs[i] = p
+	e.recordPlacement(i, a)
 	e.state[i] = stRunning
 	e.waiting--
 	e.started++
@@ -445,23 +774,23 @@ func (e *sim) Start(j *policy.Job) bool {
 	e.runPos[i] = int32(len(e.running))
 	e.running = append(e.running, j)
 	e.heap.push(i)
-	if j.End > e.res.Last {
-		e.res.Last = j.End
+	if resumed {
+		e.logEvent(i, Resumed)
 	}
-	return true
 }
 
-func (e *sim) checkStart(i int32, a policy.Allocation, p int) {
+func (e *sim) checkStart(i int32, a policy.Allocation, p float64) {
 	j := &e.jobs[i]
+	_, frac := a.(policy.Sharer)
 	switch {
-	case p < j.Procs:
-		e.fail(fmt.Errorf("engine: t=%g: job %d asked for %d processors and was given %d", e.now, j.ID, j.Procs, p))
-	case e.busy+p > e.alloc.Size():
-		e.fail(fmt.Errorf("engine: t=%g: job %d: capacity exceeded (%d busy + %d > %d)", e.now, j.ID, e.busy, p, e.alloc.Size()))
+	case !frac && a.Procs() < j.Procs:
+		e.fail(fmt.Errorf("engine: t=%g: job %d asked for %d processors and was given %d", e.now, j.ID, j.Procs, a.Procs()))
+	case e.busy+p > float64(e.alloc.Size())+1e-9:
+		e.fail(fmt.Errorf("engine: t=%g: job %d: capacity exceeded (%g busy + %g > %d)", e.now, j.ID, e.busy, p, e.alloc.Size()))
 	case e.now < j.Submit:
 		e.fail(fmt.Errorf("engine: t=%g: job %d started before its submit time %g", e.now, j.ID, j.Submit))
-	case e.alloc.Size()-e.alloc.Free() != e.busy+p:
-		e.fail(fmt.Errorf("engine: t=%g: job %d: allocator has %d processors busy, engine counts %d",
+	case !frac && float64(e.alloc.Size()-e.alloc.Free()) != e.busy+p:
+		e.fail(fmt.Errorf("engine: t=%g: job %d: allocator has %d processors busy, engine counts %g",
 			e.now, j.ID, e.alloc.Size()-e.alloc.Free(), e.busy+p))
 	}
 	nl, ok := a.(policy.NodeLister)
@@ -469,8 +798,8 @@ func (e *sim) checkStart(i int32, a policy.Allocation, p int) {
 		return
 	}
 	e.scratch = nl.Nodes(e.scratch[:0])
-	if len(e.scratch) != p {
-		e.fail(fmt.Errorf("engine: t=%g: job %d: allocation lists %d processors but holds %d", e.now, j.ID, len(e.scratch), p))
+	if len(e.scratch) != a.Procs() {
+		e.fail(fmt.Errorf("engine: t=%g: job %d: allocation lists %d processors but holds %d", e.now, j.ID, len(e.scratch), a.Procs()))
 	}
 	for _, q := range e.scratch {
 		if q < 0 || q >= len(e.owner) {
@@ -502,34 +831,6 @@ func (e *sim) checkRelease(i int32, a policy.Allocation) {
 		}
 		e.owner[q] = 0
 	}
-}
-
-// FormatNodes writes processor numbers as sorted ranges, e.g.
-// [0 1 2 3 8] → "0-3,8". It sorts nodes in place.
-func FormatNodes(nodes []int) string {
-	if len(nodes) == 0 {
-		return ""
-	}
-	if !sort.IntsAreSorted(nodes) {
-		sort.Ints(nodes)
-	}
-	var b strings.Builder
-	for i := 0; i < len(nodes); {
-		k := i
-		for k+1 < len(nodes) && nodes[k+1] == nodes[k]+1 {
-			k++
-		}
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(nodes[i]))
-		if k > i {
-			b.WriteByte('-')
-			b.WriteString(strconv.Itoa(nodes[k]))
-		}
-		i = k + 1
-	}
-	return b.String()
 }
 
 // compHeap is an indexed min-heap of running jobs (positions in jobs) keyed

@@ -55,7 +55,7 @@ func mk(rows ...[4]float64) []policy.Job {
 func run(t *testing.T, jobs []policy.Job, procs int, log *[]string) *engine.Result {
 	t.Helper()
 	m := policy.Machine{Kind: policy.Flat, Procs: procs}
-	res, err := engine.Run(jobs, m, flat.NewCount(procs), &fifo{log: log}, engine.Options{Check: true, Series: true, Nodes: true})
+	res, err := engine.Run(jobs, m, flat.NewCount(procs), &fifo{log: log}, engine.Options{Check: true, Series: true, Placement: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,8 +125,8 @@ func TestZeroLengthJobs(t *testing.T) {
 			t.Errorf("job %d ends %g, want %g", j.ID, j.End, j.Start+j.Run)
 		}
 	}
-	if res.Nodes[0] != "0-3" || res.AllocProcs[3] != 4 {
-		t.Errorf("nodes %q alloc %d", res.Nodes[0], res.AllocProcs[3])
+	if got := res.Placement(0); len(got) != 1 || got[0] != policy.Range(0, 4) || res.AllocProcs[3] != 4 {
+		t.Errorf("placement %v alloc %g", got, res.AllocProcs[3])
 	}
 }
 
@@ -230,16 +230,6 @@ func TestJobs(t *testing.T) {
 	}
 }
 
-func TestFormatNodes(t *testing.T) {
-	for _, c := range []struct {
-		in   []int
-		want string
-	}{{nil, ""}, {[]int{3}, "3"}, {[]int{8, 0, 1, 2, 3}, "0-3,8"}, {[]int{0, 2, 4, 5}, "0,2,4-5"}} {
-		if got := engine.FormatNodes(c.in); got != c.want {
-			t.Errorf("FormatNodes(%v) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}
 
 // erlangC is the M/M/c mean wait in queue (Erlang C formula) for arrival
 // rate lambda and service rate mu per server.

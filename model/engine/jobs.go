@@ -37,7 +37,9 @@ type Rejection struct {
 //     zero requested time is a known zero estimate), else the actual run
 //     time ("actual" always uses the actual run time). An estimate shorter than the run time is kept:
 //     the job runs its actual time (policies see that it outran its estimate);
-//   - mesh shape: Width/Height from req_width/req_height when > 0, else 0.
+//   - mesh shape: Width/Height from req_width/req_height when > 0, else 0;
+//   - malleable characteristics: Work and Efficiency as in the trace (-1
+//     unknown), MaxPar from max_parallelism when > 0, else -1.
 //
 // Jobs come out sorted by (Submit, trace order), stably. An unknown
 // estimates mode is treated as "requested"; callers validate it with
@@ -72,6 +74,10 @@ func Jobs(t *trace.Trace, m policy.Machine, estimates string) ([]policy.Job, []R
 		j := policy.Job{
 			Index: i, ID: tj.ID, Submit: tj.Submit, Run: tj.Run, Estimate: est,
 			Procs: int(procs), User: tj.User, Start: -1, End: -1,
+			Work: tj.Work, Efficiency: tj.Efficiency, MaxPar: -1,
+		}
+		if tj.MaxParallelism > 0 && tj.MaxParallelism <= math.MaxInt32 {
+			j.MaxPar = int(tj.MaxParallelism)
 		}
 		if tj.ReqWidth > 0 {
 			j.Width = int(tj.ReqWidth)

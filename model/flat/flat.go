@@ -13,7 +13,8 @@
 //     enough processors are free).
 //
 // Both implement policy.NodeLister, so the engine's checker can prove that
-// no processor is held twice.
+// no processor is held twice, and policy.Placer, so that placements are
+// recorded as ranges in O(pieces).
 package flat
 
 import (
@@ -94,6 +95,33 @@ func (p *Procs) Nodes(dst []int) []int {
 	return dst
 }
 
+// Placement implements policy.Placer: the processors in the order held,
+// runs of consecutive numbers (ascending or descending, as the stack hands
+// them out) coalesced into ranges, in O(k) without sorting. The pieces
+// partition the processors held; they are not sorted.
+func (p *Procs) Placement(dst []policy.Piece) []policy.Piece {
+	l := p.list
+	for i := 0; i < len(l); {
+		k := i + 1
+		switch {
+		case k < len(l) && l[k] == l[i]+1:
+			for k < len(l) && l[k] == l[k-1]+1 {
+				k++
+			}
+			dst = append(dst, policy.Range(int(l[i]), k-i))
+		case k < len(l) && l[k] == l[i]-1:
+			for k < len(l) && l[k] == l[k-1]-1 {
+				k++
+			}
+			dst = append(dst, policy.Range(int(l[k-1]), k-i))
+		default:
+			dst = append(dst, policy.Range(int(l[i]), 1))
+		}
+		i = k
+	}
+	return dst
+}
+
 // Allocate takes j.Procs processors off the free stack.
 func (c *Count) Allocate(j *policy.Job) (policy.Allocation, bool) {
 	k := j.Procs
@@ -158,6 +186,11 @@ func (r Range) Nodes(dst []int) []int {
 		dst = append(dst, q)
 	}
 	return dst
+}
+
+// Placement implements policy.Placer: one range.
+func (r Range) Placement(dst []policy.Piece) []policy.Piece {
+	return append(dst, policy.Range(r.Start, r.N))
 }
 
 // NewContig returns a contig allocator for n processors, all free.

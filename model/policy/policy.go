@@ -25,6 +25,12 @@ type Job struct {
 	Height   int     // requested mesh height, 0 when the trace gives none
 	User     int64   // SWF user id, -1 when unknown
 
+	// Malleable characteristics (Guha 1995), from the trace's work,
+	// efficiency and max_parallelism columns: -1 when unknown.
+	Work       float64 // total work W
+	Efficiency float64 // effective efficiency ε, percent
+	MaxPar     int     // parallelism cap N_i
+
 	Start float64    // start time; -1 until started
 	End   float64    // completion time; -1 until known
 	Alloc Allocation // processors held while running; nil otherwise
