@@ -91,15 +91,23 @@ type jobWriter struct {
 	pw *parquet.GenericWriter[Job]
 }
 
-func newJobWriter(w io.Writer) *jobWriter {
-	return &jobWriter{pw: parquet.NewGenericWriter[Job](w,
+// ParquetWriterOptions is schedlab's one Parquet writer configuration, for
+// traces and results alike: zstd (fastest level), created-by
+// "schedlab <version>", row groups of up to 2^20 rows, and pages of 64 KiB
+// compressed as rows arrive (overlapping the producer, and keeping a
+// streaming writer's memory to compressed pages) instead of all at Close.
+// Key-value metadata are set on the writer afterwards.
+func ParquetWriterOptions(version string) []parquet.WriterOption {
+	return []parquet.WriterOption{
 		parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}),
-		parquet.CreatedBy("schedlab", "", ""),
-		parquet.MaxRowsPerRowGroup(1<<20),
-		// Pages of 64 KiB are compressed as rows arrive (overlapping the
-		// parser when converting) instead of all at Close.
-		parquet.PageBufferSize(64<<10),
-	)}
+		parquet.CreatedBy("schedlab", version, ""),
+		parquet.MaxRowsPerRowGroup(1 << 20),
+		parquet.PageBufferSize(64 << 10),
+	}
+}
+
+func newJobWriter(w io.Writer) *jobWriter {
+	return &jobWriter{pw: parquet.NewGenericWriter[Job](w, ParquetWriterOptions("")...)}
 }
 
 // write appends jobs as rows, in batches of chunkJobs.

@@ -5,8 +5,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/parquet-go/parquet-go"
-
 	"github.com/schedlab/schedlab/model/schema"
 	"github.com/schedlab/schedlab/trace"
 )
@@ -47,12 +45,7 @@ func WriteDir(dir string, s *Set) error {
 
 func writeFile[T any](path string, rows []T, meta map[string]string) error {
 	return trace.AtomicWrite(path, func(w io.Writer) error {
-		pw := parquet.NewGenericWriter[T](w, parquet.Compression(&parquet.Zstd))
-		for _, k := range []string{schema.KeyVersion, schema.KeyOptions, schema.KeyTraces} {
-			if v, ok := meta[k]; ok {
-				pw.SetKeyValueMetadata(k, v)
-			}
-		}
+		pw := schema.NewWriter[T](w, schema.Meta{Version: meta[schema.KeyVersion], Options: meta[schema.KeyOptions], Traces: meta[schema.KeyTraces]})
 		if _, err := pw.Write(rows); err != nil {
 			return err
 		}
