@@ -138,7 +138,7 @@ func ReadParquet(r io.ReaderAt, size int64, name string, opt ReadOptions) (*Trac
 	if err != nil {
 		return nil, &Error{File: name, Msg: "not a readable Parquet file: " + err.Error()}
 	}
-	t := &Trace{Name: baseName(name)}
+	t := &Trace{Name: baseName(name), Path: name}
 	if v, ok := f.Lookup(MetaName); ok && v != "" {
 		t.Name = v
 	}

@@ -124,7 +124,7 @@ func readSWF(r io.Reader, name string, opt ReadOptions, sink chunkSink) (*Trace,
 		sink.drain()
 		p.drained = true
 	}
-	t := &Trace{Name: baseName(name), Header: p.header, Jobs: p.all()}
+	t := &Trace{Name: baseName(name), Path: name, Header: p.header, Jobs: p.all()}
 	t.Provenance = Provenance{Source: name, Generator: "swf", SchemaVersion: SchemaVersion, Load: -1}
 	if err := t.validate(name, opt, func(i int) int { return int(p.lines[i]) }, false); err != nil {
 		return nil, err

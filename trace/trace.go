@@ -85,6 +85,7 @@ func (p *Provenance) ParamKeys() []string {
 // machine it was recorded on or generated for, and its provenance.
 type Trace struct {
 	Name       string     // short name, used to label results (defaults to the file's base name)
+	Path       string     // the file it was read from (as given to the reader); not stored in files
 	Header     Header     // SWF header, every key kept in order
 	Machine    string     // machine hint, e.g. "flat:128", "mesh:32x32", "cube:7"; empty when unknown
 	Provenance Provenance // where the trace came from

@@ -17,7 +17,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -26,6 +25,8 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	xcli "github.com/schedlab/schedlab/cmd/internal/cli"
 
 	"github.com/schedlab/schedlab/analysis/report"
 	"github.com/schedlab/schedlab/model/catalog"
@@ -38,25 +39,18 @@ import (
 // version is recorded in every results file.
 var version = "0.1.0-dev"
 
-func main() {
-	if err := newApp().Run(os.Args); err != nil {
-		fmt.Fprintln(os.Stderr, "replay:", oneLine(err))
-		os.Exit(1)
-	}
-}
+func main() { xcli.Main(newApp(), os.Args) }
 
 func newApp() *cli.App {
-	return &cli.App{
+	app := &cli.App{
 		Name:                      "replay",
 		Usage:                     "replay workload traces under every allocator × scheduler pair",
 		HideHelpCommand:           true,
 		DisableSliceFlagSeparator: true,
 		Commands:                  []*cli.Command{runCommand(), listCommand()},
 	}
-}
-
-func oneLine(err error) string {
-	return strings.ReplaceAll(err.Error(), "\n", "; ")
+	xcli.Setup(app)
+	return app
 }
 
 func listCommand() *cli.Command {
@@ -90,6 +84,9 @@ func runCommand() *cli.Command {
 			&cli.BoolFlag{Name: "until-last-arrival", Usage: "leave jobs finishing after the last arrival out of the statistics"},
 			&cli.BoolFlag{Name: "keep-partial", Usage: "replay partial SWF records (status 2-4) instead of dropping them"},
 			&cli.BoolFlag{Name: "no-series", Usage: "do not write series.parquet"},
+			&cli.BoolFlag{Name: "no-placement", Usage: "leave the placement column of jobs.parquet empty"},
+			&cli.StringFlag{Name: "table", Value: experiment.TableAuto, Usage: "terminal summary: auto (compact above 40 rows), full (every run) or compact (replications pooled, mean ± 95% CI)"},
+			&cli.BoolFlag{Name: "force-memory", Usage: "run even when the estimated memory exceeds what is available"},
 			&cli.BoolFlag{Name: "quiet", Usage: "no progress line and no summary table"},
 			&cli.BoolFlag{Name: "strict", Usage: "read traces strictly (anomalies are errors, not warnings)"},
 		},
@@ -140,6 +137,12 @@ func run(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if j := c.Int("j"); j < 1 {
+		return fmt.Errorf("-j %d: want at least 1 worker", j)
+	}
+	if err := experiment.CheckTable(c.String("table")); err != nil {
+		return err
+	}
 	if tau := c.Float64("bsld-tau"); !(tau > 0) || math.IsInf(tau, 0) {
 		return fmt.Errorf("--bsld-tau %g: must be a positive number of seconds", tau)
 	}
@@ -164,14 +167,18 @@ func run(c *cli.Context) error {
 		Machine: c.String("machine"), Allocs: allocs, Scheds: scheds, Workers: c.Int("j"),
 		Check: c.Bool("check"), Estimates: c.String("estimates"), BsldTau: c.Float64("bsld-tau"),
 		Warmup: c.Int("warmup"), UntilLastArrival: c.Bool("until-last-arrival"),
-		KeepPartial: c.Bool("keep-partial"), NoSeries: c.Bool("no-series"), Out: c.String("out"),
-		Version: version,
+		KeepPartial: c.Bool("keep-partial"), NoSeries: c.Bool("no-series"), NoPlacement: c.Bool("no-placement"),
+		Out: c.String("out"), Version: version,
+		Warn: func(msg string) { fmt.Fprintln(c.App.ErrWriter, "replay: warning:", msg) },
+	}
+	if avail, ok := experiment.MemAvailable(); ok && !c.Bool("force-memory") {
+		opt.MemoryLimit = avail
 	}
 	if opt.Out == "" {
 		return errors.New("--out must not be empty")
 	}
-	if !quiet && isTerminal(os.Stderr) {
-		opt.Progress = progressBar(os.Stderr, time.Now())
+	if !quiet {
+		opt.Progress = xcli.Progress(c.App.ErrWriter, xcli.IsTerminal(os.Stderr) && c.App.ErrWriter == os.Stderr, 10*time.Second)
 	}
 	rows, err := experiment.Run(traces, opt)
 	if err != nil {
@@ -181,7 +188,7 @@ func run(c *cli.Context) error {
 		return err
 	}
 	if !quiet {
-		if err := experiment.FormatSummary(c.App.Writer, rows); err != nil {
+		if err := experiment.FormatSummary(c.App.Writer, rows, traces, c.String("table")); err != nil {
 			return err
 		}
 	}
@@ -192,30 +199,4 @@ func run(c *cli.Context) error {
 		})
 	}
 	return nil
-}
-
-// progressBar returns a progress callback that redraws one line on w: a
-// bar, runs done, jobs simulated, elapsed time and an ETA from the mean time
-// per run so far. (Progress goes to the terminal only, never into results.)
-func progressBar(w io.Writer, start time.Time) func(done, total int, jobs int64) {
-	return func(done, total int, jobs int64) {
-		const width = 24
-		filled := width * done / max(total, 1)
-		elapsed := time.Since(start)
-		eta := "?"
-		if done > 0 {
-			eta = (elapsed * time.Duration(total-done) / time.Duration(done)).Round(time.Second).String()
-		}
-		fmt.Fprintf(w, "\r[%s%s] %d/%d runs, %d jobs simulated, %s elapsed, ETA %s ",
-			strings.Repeat("#", filled), strings.Repeat(".", width-filled), done, total, jobs,
-			elapsed.Round(100*time.Millisecond), eta)
-		if done == total {
-			fmt.Fprintln(w)
-		}
-	}
-}
-
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -2,11 +2,11 @@ package main
 
 import (
 	"bytes"
+	xcli "github.com/schedlab/schedlab/cmd/internal/cli"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestSplitSpecs(t *testing.T) {
@@ -75,7 +75,7 @@ func TestRun(t *testing.T) {
 		app := newApp()
 		app.Writer = &bytes.Buffer{}
 		err := app.Run(args)
-		if err == nil || strings.Contains(oneLine(err), "\n") {
+		if err == nil || strings.Contains(xcli.Message("replay", err), "\n") {
 			t.Errorf("%v: err %v", args[2:], err)
 		}
 	}
@@ -113,18 +113,5 @@ func TestDefaults(t *testing.T) {
 		if st, err := os.Stat(filepath.Join(out, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
 		}
-	}
-}
-
-func TestProgressBar(t *testing.T) {
-	var b strings.Builder
-	p := progressBar(&b, time.Now())
-	p(1, 4, 100)
-	if got := b.String(); !strings.HasPrefix(got, "\r[######..................] 1/4 runs, 100 jobs simulated, ") || strings.Contains(got, "\n") {
-		t.Fatalf("after 1/4: %q", got)
-	}
-	p(4, 4, 400)
-	if got := b.String(); !strings.Contains(got, "[########################] 4/4 runs, 400 jobs simulated") || !strings.HasSuffix(got, "\n") {
-		t.Fatalf("after 4/4: %q", got)
 	}
 }

@@ -16,6 +16,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	xcli "github.com/schedlab/schedlab/cmd/internal/cli"
+
 	"github.com/schedlab/schedlab/analysis/report"
 )
 
@@ -72,10 +74,7 @@ func main() {
 			},
 		}},
 	}
-	if err := app.Run(flagsFirst(os.Args)); err != nil {
-		fmt.Fprintln(os.Stderr, "report:", strings.ReplaceAll(err.Error(), "\n", "; "))
-		os.Exit(1)
-	}
+	xcli.Main(app, flagsFirst(os.Args))
 }
 
 func splitList(s string) []string {

@@ -4,10 +4,11 @@
 package main
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/urfave/cli/v2"
+
+	xcli "github.com/schedlab/schedlab/cmd/internal/cli"
 )
 
 func main() {
@@ -20,8 +21,5 @@ func main() {
 		}, generatorCommands...),
 		HideHelpCommand: true,
 	}
-	if err := app.Run(os.Args); err != nil {
-		fmt.Fprintln(os.Stderr, "synth:", err)
-		os.Exit(1)
-	}
+	xcli.Main(app, os.Args)
 }

@@ -230,7 +230,6 @@ func TestJobs(t *testing.T) {
 	}
 }
 
-
 // erlangC is the M/M/c mean wait in queue (Erlang C formula) for arrival
 // rate lambda and service rate mu per server.
 func erlangC(c int, lambda, mu float64) float64 {

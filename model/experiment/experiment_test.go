@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"bytes"
+	"github.com/schedlab/schedlab/model/schema"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -57,7 +58,7 @@ func TestSummaryHandWorked(t *testing.T) {
 	if r.Trace != "tiny" || r.Machine != "flat:4" || r.Alloc != "count" || r.Sched != "fcfs" || r.Procs != 4 {
 		t.Errorf("labels %+v", r)
 	}
-	if r.Jobs != 3 || r.Rejected != 1 || r.Filtered != 1 || r.MaxQueue != 2 || r.Load != -1 || r.BsldTau != 10 {
+	if r.Jobs != 3 || r.Rejected != 1 || r.Filtered != 1 || r.MaxQueue != 2 || r.Load != -1 || r.BSLDTau != 10 {
 		t.Errorf("counts %+v", r)
 	}
 	for _, c := range []struct {
@@ -68,7 +69,7 @@ func TestSummaryHandWorked(t *testing.T) {
 		{"mean_response", r.MeanResponse, 25.0 / 3},
 		{"sd_response", r.SDResponse, math.Sqrt(50.0 / 6)},
 		{"mean_slowdown", r.MeanSlowdown, 8.0 / 3},
-		{"mean_bsld", r.MeanBsld, 1},
+		{"mean_bsld", r.MeanBSLD, 1},
 		{"makespan", r.Makespan, 15},
 		{"utilization", r.Utilization, 50.0 / 60},
 		{"mean_queue", r.MeanQueue, 10.0 / 15},
@@ -98,17 +99,18 @@ func TestSummaryHandWorked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := rows[0]; r.Jobs != 0 || r.Filtered != 4 || !math.IsNaN(r.Power) || !math.IsNaN(r.MeanBsld) || !math.IsNaN(r.MeanWait) || r.Throughput != 0 || !near(r.Utilization, 58.0/60) {
+	if r := rows[0]; r.Jobs != 0 || r.Filtered != 4 || !math.IsNaN(r.Power) || !math.IsNaN(r.MeanBSLD) || !math.IsNaN(r.MeanWait) || r.Throughput != 0 || !near(r.Utilization, 58.0/60) {
 		t.Errorf("until-last-arrival: %+v", r)
 	}
-	// A zero mean wait over counted jobs gives power +Inf (seed 001 §4.2).
+	// A zero mean wait over counted jobs gives power +Inf (Mohapatra, Yu &
+	// Das 1995 §4.2); the SD of one response is undefined (NaN).
 	one := tiny()
 	one.Jobs = one.Jobs[:1]
 	rows, err = Run([]*trace.Trace{one}, Options{Allocs: []string{"count"}, Scheds: []string{"fcfs"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := rows[0]; r.Jobs != 1 || r.MeanWait != 0 || r.Power != math.Inf(1) || r.SDResponse != 0 || r.Throughput != 0.1 {
+	if r := rows[0]; r.Jobs != 1 || r.MeanWait != 0 || r.Power != math.Inf(1) || !math.IsNaN(r.SDResponse) || r.Throughput != 0.1 {
 		t.Errorf("single job: %+v", r)
 	}
 }
@@ -149,7 +151,7 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 			t.Fatal(err)
 		}
 		var b bytes.Buffer
-		if err := FormatSummary(&b, rows); err != nil {
+		if err := FormatSummary(&b, rows, nil, TableFull); err != nil {
 			t.Fatal(err)
 		}
 		tables = append(tables, b.String())
@@ -157,7 +159,7 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 	if tables[0] != tables[1] {
 		t.Errorf("summary tables differ")
 	}
-	for _, f := range []string{JobsFile, SummaryFile, SeriesFile} {
+	for _, f := range []string{schema.JobsFile, schema.SummaryFile, schema.SeriesFile} {
 		a, err1 := os.ReadFile(filepath.Join(dirs[0], f))
 		b, err2 := os.ReadFile(filepath.Join(dirs[1], f))
 		if err1 != nil || err2 != nil {
@@ -168,17 +170,17 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 		}
 	}
 	// Rows come sorted by (trace, alloc, sched, rep, job_id).
-	f, err := os.Open(filepath.Join(dirs[0], JobsFile))
+	f, err := os.Open(filepath.Join(dirs[0], schema.JobsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rd := parquet.NewGenericReader[JobRow](f)
-	jobs := make([]JobRow, rd.NumRows())
+	rd := parquet.NewGenericReader[schema.Job](f)
+	jobs := make([]schema.Job, rd.NumRows())
 	if n, err := rd.Read(jobs); n != len(jobs) {
 		t.Fatalf("read %d of %d rows: %v", n, len(jobs), err)
 	}
-	key := func(r JobRow) string { return r.Trace + "\x00" + r.Alloc + "\x00" + r.Sched }
+	key := func(r schema.Job) string { return r.Trace + "\x00" + r.Alloc + "\x00" + r.Sched }
 	for i := 1; i < len(jobs); i++ {
 		a, b := jobs[i-1], jobs[i]
 		if key(a) > key(b) || key(a) == key(b) && a.JobID >= b.JobID {
@@ -194,7 +196,11 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 		t.Errorf("first row %+v", jobs[0])
 	}
 	for _, r := range jobs {
-		if r.Nodes == "" || r.WaitTime < 0 || r.AllocProcs != r.ReqProcs || r.Load != 0.8 {
+		var held int64
+		for _, p := range r.Placement {
+			held += int64(p.W) * int64(p.H)
+		}
+		if held != r.ReqProcs || r.Wait < 0 || r.AllocProcs != float64(r.ReqProcs) || r.Load != 0.8 {
 			t.Fatalf("bad row %+v", r)
 		}
 	}
@@ -231,7 +237,7 @@ func TestFormatSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := FormatSummary(&b, rows); err != nil {
+	if err := FormatSummary(&b, rows, nil, TableFull); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"context"
+	"github.com/schedlab/schedlab/model/schema"
 	"os"
 	"path/filepath"
 	"testing"
@@ -22,16 +23,17 @@ func TestReadWithArrow(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{
-		JobsFile: "trace:utf8 machine:utf8 alloc:utf8 sched:utf8 rep:int64 job_id:int64 submit_time:float64 start_time:float64 " +
+		schema.JobsFile: "trace:utf8 machine:utf8 alloc:utf8 sched:utf8 rep:int64 job_id:int64 submit_time:float64 start_time:float64 " +
 			"end_time:float64 wait_time:float64 response_time:float64 slowdown:float64 bounded_slowdown:float64 req_procs:int64 " +
-			"alloc_procs:int64 load:float64 run_time:float64 estimate:float64 user_id:int64 nodes:utf8 ",
-		SummaryFile: "trace:utf8 machine:utf8 alloc:utf8 sched:utf8 rep:int64 jobs:int64 rejected:int64 mean_response:float64 " +
+			"alloc_procs:float64 load:float64 run_time:float64 estimate:float64 user_id:int64 " +
+			"placement:list<list: struct<x: int32, y: int32, w: int32, h: int32, mask: int32>, nullable> suspensions:int64 migrations:int64 ",
+		schema.SummaryFile: "trace:utf8 machine:utf8 alloc:utf8 sched:utf8 rep:int64 jobs:int64 rejected:int64 mean_response:float64 " +
 			"sd_response:float64 mean_wait:float64 mean_slowdown:float64 mean_bsld:float64 utilization:float64 makespan:float64 " +
 			"throughput:float64 power:float64 max_queue:int64 mean_queue:float64 load:float64 procs:int64 bsld_tau:float64 " +
 			"filtered:int64 max_wait:float64 mean_run:float64 ",
-		SeriesFile: "trace:utf8 machine:utf8 alloc:utf8 sched:utf8 rep:int64 time:float64 busy:int64 running:int64 queue:int64 ",
+		schema.SeriesFile: "trace:utf8 machine:utf8 alloc:utf8 sched:utf8 rep:int64 time:float64 busy:float64 running:int64 queue:int64 ",
 	}
-	rowsWant := map[string]int64{JobsFile: 6, SummaryFile: 2, SeriesFile: 8}
+	rowsWant := map[string]int64{schema.JobsFile: 6, schema.SummaryFile: 2, schema.SeriesFile: 8}
 	for name, cols := range want {
 		f, err := os.Open(filepath.Join(dir, name))
 		if err != nil {
@@ -59,7 +61,7 @@ func TestReadWithArrow(t *testing.T) {
 		if tbl.NumRows() != rowsWant[name] {
 			t.Errorf("%s: %d rows, want %d", name, tbl.NumRows(), rowsWant[name])
 		}
-		if v := pr.MetaData().KeyValueMetadata().FindValue(MetaVersion); v == nil || *v != "dev" {
+		if v := pr.MetaData().KeyValueMetadata().FindValue(schema.KeyVersion); v == nil || *v != "dev" {
 			t.Errorf("%s: version metadata %v", name, v)
 		}
 		tbl.Release()

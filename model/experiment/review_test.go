@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"bytes"
+	"github.com/schedlab/schedlab/model/schema"
 	"math"
 	"os"
 	"path/filepath"
@@ -27,7 +28,7 @@ func TestNonFiniteParquetTrace(t *testing.T) {
 		return
 	}
 	done := make(chan struct{})
-	var rows []SummaryRow
+	var rows []schema.Summary
 	go func() {
 		defer close(done)
 		rows, err = Run([]*trace.Trace{back}, Options{Allocs: []string{"count"}, Scheds: []string{"fcfs"}, Workers: 1})
@@ -51,21 +52,21 @@ func TestCommitAllOrNothing(t *testing.T) {
 	// and the old jobs.parquet must still be there, unchanged.
 	dir := t.TempDir()
 	old := []byte("previous run")
-	if err := os.WriteFile(filepath.Join(dir, JobsFile), old, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, schema.JobsFile), old, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(filepath.Join(dir, SummaryFile, "x"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, schema.SummaryFile, "x"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Run([]*trace.Trace{tiny()}, Options{Out: dir, Allocs: []string{"count"}, Scheds: []string{"fcfs"}}); err == nil {
 		t.Fatal("no error")
 	}
-	got, err := os.ReadFile(filepath.Join(dir, JobsFile))
+	got, err := os.ReadFile(filepath.Join(dir, schema.JobsFile))
 	if err != nil || !bytes.Equal(got, old) {
 		t.Errorf("jobs.parquet after a failed run: %q, %v; want the previous run's", got, err)
 	}
 	ents, _ := os.ReadDir(dir)
-	if len(ents) != 2 {
+	if len(ents) != 3 { // jobs.parquet, summary.parquet/ and the lock
 		t.Errorf("left behind: %v", ents)
 	}
 }
@@ -78,15 +79,15 @@ func TestNoSeriesRemovesStaleSeries(t *testing.T) {
 	if _, err := Run([]*trace.Trace{tiny()}, opt); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, SeriesFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, schema.SeriesFile)); err != nil {
 		t.Fatal(err)
 	}
 	opt.NoSeries = true
 	if _, err := Run([]*trace.Trace{tiny()}, opt); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, SeriesFile)); !os.IsNotExist(err) {
-		t.Errorf("stale %s left next to the new results (%v)", SeriesFile, err)
+	if _, err := os.Stat(filepath.Join(dir, schema.SeriesFile)); !os.IsNotExist(err) {
+		t.Errorf("stale %s left next to the new results (%v)", schema.SeriesFile, err)
 	}
 }
 
@@ -115,13 +116,13 @@ func TestInputOrderDoesNotMatter(t *testing.T) {
 		if _, err := Run(order, Options{Out: dir, Allocs: []string{"count"}, Scheds: []string{"fcfs", "easy"}}); err != nil {
 			t.Fatal(err)
 		}
-		f, err := os.ReadFile(filepath.Join(dir, SummaryFile))
+		f, err := os.ReadFile(filepath.Join(dir, schema.SummaryFile))
 		if err != nil {
 			t.Fatal(err)
 		}
 		files = append(files, f)
 	}
 	if !bytes.Equal(files[0], files[1]) {
-		t.Errorf("%s depends on the order of the traces", SummaryFile)
+		t.Errorf("%s depends on the order of the traces", schema.SummaryFile)
 	}
 }

@@ -1,0 +1,80 @@
+package experiment
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/schedlab/schedlab/model/policy"
+)
+
+// Bytes the estimate counts per processor of a machine (allocator state,
+// its planning clones, the invariant checker's owner table) and per job of
+// a run (the engine's job record, its bookkeeping, series samples and a
+// placement).
+const (
+	bytesPerProc = 24
+	bytesPerJob  = int64(unsafe.Sizeof(policy.Job{})) + 160
+)
+
+// EstimateMemory returns the memory, in bytes, a run of the planned tasks
+// needs at most: the prepared traces, plus as many concurrent runs as the
+// pool holds (3 × workers: running, and waiting to be written in order),
+// each sized by the largest machine and trace.
+func EstimateMemory(tasks []task, preps []*prepared, workers int) int64 {
+	var prepared, biggest int64
+	for _, p := range preps {
+		prepared += int64(len(p.jobs)) * int64(unsafe.Sizeof(policy.Job{}))
+	}
+	for _, tk := range tasks {
+		biggest = max(biggest, int64(tk.tr.m.Procs)*bytesPerProc+int64(len(tk.tr.jobs))*bytesPerJob)
+	}
+	return prepared + int64(min(len(tasks), 3*workers))*biggest
+}
+
+// MemAvailable returns the memory available to a new process (MemAvailable
+// of /proc/meminfo), in bytes; ok is false when it cannot be read.
+func MemAvailable() (n int64, ok bool) {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, found := strings.Cut(sc.Text(), ":")
+		if !found || k != "MemAvailable" {
+			continue
+		}
+		kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+		if err != nil {
+			return 0, false
+		}
+		return kb << 10, true
+	}
+	return 0, false
+}
+
+func gib(n int64) string { return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30)) }
+
+// checkMemory refuses a plan that needs more than limit bytes (0: no limit).
+func checkMemory(tasks []task, preps []*prepared, opt Options) error {
+	if opt.MemoryLimit <= 0 {
+		return nil
+	}
+	need := EstimateMemory(tasks, preps, opt.Workers)
+	if need > opt.MemoryLimit {
+		big := tasks[0]
+		for _, tk := range tasks {
+			if tk.tr.m.Procs > big.tr.m.Procs || len(tk.tr.jobs) > len(big.tr.jobs) {
+				big = tk
+			}
+		}
+		return fmt.Errorf("this replay needs about %s (largest run: %d jobs on %s, %d at once with -j %d) and %s is available: use fewer workers (-j), a smaller machine, or --force-memory to run anyway",
+			gib(need), len(big.tr.jobs), big.tr.m, min(len(tasks), 3*opt.Workers), opt.Workers, gib(opt.MemoryLimit))
+	}
+	return nil
+}

@@ -1,0 +1,232 @@
+// Package experiment runs every (trace × compatible allocator/scheduler
+// pair) through the event engine over a worker pool, computes per-job rows
+// and per-pair summaries with model/metrics, and streams them as Parquet in
+// the results contract of model/schema (jobs.parquet, summary.parquet,
+// series.parquet).
+//
+// The package is split by concern: plan.go validates options and orders
+// the runs; pool.go runs them over workers and emits them in order;
+// stats.go turns an engine result into rows; sink.go streams the rows to
+// temporary files committed all at once; table.go prints the terminal
+// summary.
+//
+// # Determinism
+//
+// Runs are ordered by (trace name, allocator, scheduler, rep, input order)
+// and their results are emitted in that order, whatever the number of
+// workers and the order in which runs finish: -j 1 and -j 8 give
+// byte-identical files. Nothing in the output depends on the wall clock or
+// on map order; the worker count is not recorded.
+//
+// # Metric conventions
+//
+// One definition of each metric, in model/metrics: response, wait,
+// slowdown (a zero run time counts as one time unit, floored at 1),
+// bounded slowdown (τ = 10 by default), utilization, throughput, power,
+// sd_response (n − 1 divisor, NaN below two jobs). The system-level figures
+// (utilization, queue lengths, makespan) cover every replayed job, filters
+// notwithstanding; when filters leave no job to count, the per-job
+// statistics and power are NaN: undefined, not 0.
+//
+// # Filters
+//
+//   - Partial SWF records (status 2, 3, 4) are not replayed by default and
+//     count in `filtered`; KeepPartial replays them as ordinary jobs.
+//   - Warmup N leaves the first N replayed jobs (by submit order) out of the
+//     statistics; UntilLastArrival leaves out the jobs that finish after the
+//     last arrival. Both only affect the summary: jobs.parquet keeps a row for
+//     every replayed job. Jobs left out count in `filtered`.
+//   - Traces are told apart by (name, rep): two traces sharing both are an
+//     error naming both files.
+//   - Rejected jobs (engine.Jobs: no processor count, unknown run or submit
+//     time, larger than the machine; or an allocator's feasibility check)
+//     are never replayed; they count in `rejected`.
+package experiment
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sort"
+
+	"github.com/schedlab/schedlab/model/catalog"
+	"github.com/schedlab/schedlab/model/engine"
+	"github.com/schedlab/schedlab/model/policy"
+	"github.com/schedlab/schedlab/trace"
+)
+
+// Options configures an experiment.
+type Options struct {
+	Machine          string   // machine for every trace ("flat:100"); "" → each trace's hint, else flat:MaxProcs
+	Allocs           []string // allocator specs; nil → every one supporting the machine
+	Scheds           []string // scheduler specs; nil → every one supporting the machine
+	Workers          int      // worker pool size; 0 → GOMAXPROCS
+	Check            bool     // engine invariant checking
+	Estimates        string   // "requested" (default when "") or "actual"
+	BsldTau          float64  // bounded-slowdown threshold τ; 0 → 10
+	Warmup           int      // leave the first N replayed jobs out of the statistics
+	UntilLastArrival bool     // leave out jobs finishing after the last arrival
+	KeepPartial      bool     // replay partial SWF records instead of dropping them
+	NoSeries         bool     // do not record or write series.parquet
+	NoPlacement      bool     // do not record placements (the placement column is empty)
+	Out              string   // output directory; "" → write nothing
+	Version          string   // tool version recorded in the files' metadata
+	// MemoryLimit, when > 0, refuses a plan whose estimated memory
+	// (EstimateMemory) exceeds it, before anything runs.
+	MemoryLimit int64
+	// Progress, when set, is called after each run with the number of runs
+	// done, the total, and the number of jobs simulated so far. Calls are
+	// serialized.
+	Progress func(done, total int, jobs int64)
+	// Warn, when set, receives one-line warnings (e.g. a run that counted
+	// no job).
+	Warn func(msg string)
+}
+
+// DefaultBsldTau is the default bounded-slowdown threshold, in seconds.
+const DefaultBsldTau = 10.0
+
+// task is one (trace, pair) run.
+type task struct {
+	tr   *prepared
+	pair catalog.Pair
+}
+
+// prepared is a trace with its machine and engine jobs.
+type prepared struct {
+	t        *trace.Trace
+	m        policy.Machine
+	jobs     []policy.Job
+	rejected int
+	partial  int
+}
+
+// MachineFor returns the machine a trace is replayed on: override when not
+// empty, else the trace's machine hint, else flat:MaxProcs from its header.
+func MachineFor(t *trace.Trace, override string) (policy.Machine, error) {
+	s := override
+	if s == "" {
+		s = t.Machine
+	}
+	if s == "" {
+		n := t.MaxProcs()
+		if n <= 0 {
+			return policy.Machine{}, fmt.Errorf("trace %s: no machine given (--machine), no machine hint and no MaxProcs/MaxNodes in the header", t.Name)
+		}
+		s = fmt.Sprintf("flat:%d", n)
+	}
+	m, err := policy.ParseMachine(s)
+	if err != nil {
+		return policy.Machine{}, fmt.Errorf("trace %s: %w", t.Name, err)
+	}
+	return m, nil
+}
+
+// where names a trace's file for messages.
+func where(t *trace.Trace) string {
+	switch {
+	case t.Path != "":
+		return t.Path
+	case t.Provenance.Source != "":
+		return t.Provenance.Source
+	}
+	return "trace " + t.Name
+}
+
+// validate fills defaults and checks the options.
+func (opt *Options) validate() error {
+	if opt.Estimates == "" {
+		opt.Estimates = engine.EstimatesRequested
+	}
+	if err := engine.CheckEstimates(opt.Estimates); err != nil {
+		return err
+	}
+	if opt.BsldTau == 0 {
+		opt.BsldTau = DefaultBsldTau
+	}
+	if !(opt.BsldTau > 0) || math.IsInf(opt.BsldTau, 0) {
+		return fmt.Errorf("bounded-slowdown tau %g: must be a positive number", opt.BsldTau)
+	}
+	if opt.Warmup < 0 {
+		return fmt.Errorf("warmup %d: must be ≥ 0", opt.Warmup)
+	}
+	if opt.Workers < 0 {
+		return fmt.Errorf("workers %d: want at least 1", opt.Workers)
+	}
+	if opt.Workers == 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	return nil
+}
+
+// plan prepares every trace and returns the runs in output order.
+func plan(traces []*trace.Trace, opt Options) ([]task, []*prepared, error) {
+	if len(traces) == 0 {
+		return nil, nil, fmt.Errorf("no traces to replay")
+	}
+	type key struct {
+		name string
+		rep  int
+	}
+	seen := map[key]*trace.Trace{}
+	for _, t := range traces {
+		k := key{t.Name, t.Provenance.Rep}
+		if o, dup := seen[k]; dup {
+			return nil, nil, fmt.Errorf("traces %s and %s have the same name %q and rep %d: their results could not be told apart (rename one)", where(o), where(t), t.Name, t.Provenance.Rep)
+		}
+		seen[k] = t
+	}
+	var tasks []task
+	var preps []*prepared
+	for _, t := range traces {
+		m, err := MachineFor(t, opt.Machine)
+		if err != nil {
+			return nil, nil, err
+		}
+		pairs, err := catalog.Pairs(m, opt.Allocs, opt.Scheds)
+		if err != nil {
+			return nil, nil, fmt.Errorf("trace %s: %w", t.Name, err)
+		}
+		jobs, rej := engine.Jobs(t, m, opt.Estimates)
+		p := &prepared{t: t, m: m, rejected: len(rej)}
+		if !opt.KeepPartial {
+			w := 0
+			for _, j := range jobs {
+				if t.Jobs[j.Index].Partial() {
+					p.partial++
+					continue
+				}
+				jobs[w] = j
+				w++
+			}
+			jobs = jobs[:w]
+		}
+		p.jobs = jobs
+		preps = append(preps, p)
+		for _, pr := range pairs {
+			tasks = append(tasks, task{p, pr})
+		}
+	}
+	sort.SliceStable(tasks, func(a, b int) bool {
+		x, y := tasks[a], tasks[b]
+		if x.tr.t.Name != y.tr.t.Name {
+			return x.tr.t.Name < y.tr.t.Name
+		}
+		if x.pair.Alloc != y.pair.Alloc {
+			return x.pair.Alloc < y.pair.Alloc
+		}
+		if x.pair.Sched != y.pair.Sched {
+			return x.pair.Sched < y.pair.Sched
+		}
+		return x.tr.t.Provenance.Rep < y.tr.t.Provenance.Rep
+	})
+	// Trace metadata in result order (name, rep), whatever the input order.
+	sort.SliceStable(preps, func(a, b int) bool {
+		x, y := preps[a].t, preps[b].t
+		if x.Name != y.Name {
+			return x.Name < y.Name
+		}
+		return x.Provenance.Rep < y.Provenance.Rep
+	})
+	return tasks, preps, nil
+}

@@ -1,0 +1,128 @@
+package experiment
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/schedlab/schedlab/model/engine"
+	"github.com/schedlab/schedlab/model/policy"
+	"github.com/schedlab/schedlab/model/schema"
+)
+
+// output is one finished run: its engine result (rows are made from it
+// while streaming) and its summary row.
+type output struct {
+	tk      task
+	res     *engine.Result
+	summary schema.Summary
+	err     error
+}
+
+// runPool runs the tasks over opt.Workers goroutines and calls emit for each
+// output in task order. At most 2×workers outputs are held at once.
+func runPool(tasks []task, opt Options, emit func(*output) error) error {
+	n := len(tasks)
+	workers := opt.Workers
+	type done struct {
+		i int
+		o *output
+	}
+	idx := make(chan int)
+	results := make(chan done, workers)
+	tokens := make(chan struct{}, 2*workers)
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range idx {
+				results <- done{i, runTask(tasks[i], opt)}
+			}
+		}()
+	}
+	go func() {
+		defer close(idx)
+		for i := 0; i < n; i++ {
+			select {
+			case tokens <- struct{}{}:
+			case <-quit:
+				return
+			}
+			select {
+			case idx <- i:
+			case <-quit:
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+	pending := map[int]*output{}
+	next := 0
+	var jobsDone int64
+	var err error
+	for d := range results {
+		if err != nil {
+			continue // drain
+		}
+		pending[d.i] = d.o
+		for err == nil {
+			o, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			if o.err != nil {
+				err = o.err
+			} else {
+				err = emit(o)
+			}
+			jobsDone += int64(len(tasks[next].tr.jobs))
+			next++
+			<-tokens
+			if opt.Progress != nil {
+				opt.Progress(next, n, jobsDone)
+			}
+		}
+		if err != nil {
+			close(quit)
+		}
+	}
+	return err
+}
+
+// runTask replays one (trace, pair) and computes its summary.
+func runTask(tk task, opt Options) (result *output) {
+	p := tk.tr
+	fail := func(err error) *output {
+		return &output{err: fmt.Errorf("trace %s, %s/%s on %s: %w", p.t.Name, tk.pair.Alloc, tk.pair.Sched, p.m, err)}
+	}
+	// A policy bug that panics is reported like any other failure of the
+	// run, naming the trace and pair, instead of killing the process with a
+	// goroutine dump (and the other runs' results with it).
+	defer func() {
+		if r := recover(); r != nil {
+			result = fail(fmt.Errorf("panic: %v", r))
+		}
+	}()
+	a, err := tk.pair.NewAllocator(p.m)
+	if err != nil {
+		return fail(err)
+	}
+	s, err := tk.pair.NewScheduler(p.m)
+	if err != nil {
+		return fail(err)
+	}
+	jobs := append([]policy.Job(nil), p.jobs...)
+	res, err := engine.Run(jobs, p.m, a, s, engine.Options{
+		Check: opt.Check, Series: !opt.NoSeries, Placement: opt.Out != "" && !opt.NoPlacement,
+	})
+	if err != nil {
+		return fail(err)
+	}
+	o := &output{tk: tk, summary: summarize(tk, res, opt)}
+	if opt.Out != "" {
+		o.res = res
+	}
+	return o
+}

@@ -1,0 +1,219 @@
+package experiment
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/schedlab/schedlab/model/schema"
+	"github.com/schedlab/schedlab/trace"
+)
+
+// LockFile is the lock a replay holds in its output directory for the
+// whole run, so that two replays never mix their files in one directory.
+const LockFile = ".schedlab.lock"
+
+// sink streams the rows of each run, as it is emitted in task order, into
+// temporary files next to the results files; commit renames them all only
+// when every run succeeded.
+type sink struct {
+	dir     string
+	lock    *os.File
+	files   []*stream
+	jobs    *parquet.GenericWriter[schema.Job]
+	summary *parquet.GenericWriter[schema.Summary]
+	series  *parquet.GenericWriter[schema.Series]
+	tau     float64
+}
+
+// stream is one results file being written.
+type stream struct {
+	tmp *trace.Temp
+	buf *bufio.Writer
+	pw  interface{ Close() error }
+}
+
+// lockDir creates dir and takes an exclusive lock on dir/LockFile, failing
+// at once when another process holds it.
+func lockDir(dir string) (*os.File, error) {
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return nil, fmt.Errorf("%s: not a directory", dir)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, LockFile)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		b, _ := os.ReadFile(path)
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			who := strings.TrimSpace(string(b))
+			if who == "" {
+				who = "?"
+			}
+			return nil, fmt.Errorf("%s is in use by another replay (pid %s): wait for it, or choose another --out", dir, who)
+		}
+		return nil, fmt.Errorf("%s: lock: %w", path, err)
+	}
+	f.Truncate(0)
+	f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	return f, nil
+}
+
+func newSink(opt Options, preps []*prepared) (_ *sink, err error) {
+	lock, err := lockDir(opt.Out)
+	if err != nil {
+		return nil, err
+	}
+	s := &sink{dir: opt.Out, lock: lock, tau: opt.BsldTau}
+	defer func() {
+		if err != nil {
+			s.abort()
+		}
+	}()
+	for _, name := range schema.Files {
+		if _, err := trace.CleanStaleTemps(opt.Out, name); err != nil {
+			return nil, err
+		}
+	}
+	meta := metaOf(opt, preps)
+	open := func(name string) (*stream, error) {
+		t, err := trace.CreateTemp(filepath.Join(opt.Out, name))
+		if err != nil {
+			return nil, err
+		}
+		st := &stream{tmp: t, buf: bufio.NewWriterSize(t, 1<<20)}
+		s.files = append(s.files, st)
+		return st, nil
+	}
+	js, err := open(schema.JobsFile)
+	if err != nil {
+		return nil, err
+	}
+	s.jobs = schema.NewWriter[schema.Job](js.buf, meta)
+	js.pw = s.jobs
+	ss, err := open(schema.SummaryFile)
+	if err != nil {
+		return nil, err
+	}
+	s.summary = schema.NewWriter[schema.Summary](ss.buf, meta)
+	ss.pw = s.summary
+	if !opt.NoSeries {
+		sr, err := open(schema.SeriesFile)
+		if err != nil {
+			return nil, err
+		}
+		s.series = schema.NewWriter[schema.Series](sr.buf, meta)
+		sr.pw = s.series
+	}
+	return s, nil
+}
+
+// metaOf returns the run's metadata: the options that shape the results and
+// every trace's provenance.
+func metaOf(opt Options, preps []*prepared) schema.Meta {
+	var filters []string
+	if !opt.KeepPartial {
+		filters = append(filters, "drop-partial")
+	}
+	if opt.Warmup > 0 {
+		filters = append(filters, fmt.Sprintf("warmup=%d", opt.Warmup))
+	}
+	if opt.UntilLastArrival {
+		filters = append(filters, "until-last-arrival")
+	}
+	o := schema.Options{Machine: opt.Machine, Allocs: opt.Allocs, Scheds: opt.Scheds, Estimates: opt.Estimates,
+		BsldTau: opt.BsldTau, Warmup: opt.Warmup, UntilLastArrival: opt.UntilLastArrival, Check: opt.Check,
+		Filters: filters, Placement: !opt.NoPlacement}
+	var ts []schema.TraceInfo
+	for _, p := range preps {
+		pv := p.t.Provenance
+		var params json.RawMessage
+		if pv.Params != nil {
+			params = json.RawMessage(schema.JSON(pv.Params))
+		}
+		ts = append(ts, schema.TraceInfo{Name: p.t.Name, Source: pv.Source, Generator: pv.Generator, Params: params,
+			Seed: pv.Seed, Load: pv.Load, Rep: int64(pv.Rep), Machine: p.m.String(), Jobs: int64(len(p.t.Jobs))})
+	}
+	version := opt.Version
+	if version == "" {
+		version = "dev"
+	}
+	return schema.Meta{Version: version, Options: schema.JSON(o), Traces: schema.JSON(ts)}
+}
+
+// write streams one run's rows.
+func (s *sink) write(o *output) error {
+	if err := jobRows(o, s.tau, func(rows []schema.Job) error {
+		_, err := s.jobs.Write(rows)
+		return err
+	}); err != nil {
+		return fmt.Errorf("%s: %w", schema.JobsFile, err)
+	}
+	if _, err := s.summary.Write([]schema.Summary{o.summary}); err != nil {
+		return fmt.Errorf("%s: %w", schema.SummaryFile, err)
+	}
+	if s.series != nil {
+		if err := seriesRows(o, func(rows []schema.Series) error {
+			_, err := s.series.Write(rows)
+			return err
+		}); err != nil {
+			return fmt.Errorf("%s: %w", schema.SeriesFile, err)
+		}
+	}
+	return nil
+}
+
+// commit completes every file and renames them into place, all or nothing
+// as far as the file system allows: a failure before the renames leaves the
+// directory as it was. Without series, a series.parquet left by an earlier
+// run is removed, so that the directory never mixes two runs.
+func (s *sink) commit() error {
+	defer s.abort()
+	for _, f := range s.files {
+		if err := f.pw.Close(); err != nil {
+			return err
+		}
+		if err := f.buf.Flush(); err != nil {
+			return err
+		}
+		if err := f.tmp.Close(); err != nil {
+			return err
+		}
+	}
+	for _, f := range s.files {
+		if err := f.tmp.Rename(); err != nil {
+			return err
+		}
+	}
+	if s.series == nil {
+		if err := os.Remove(filepath.Join(s.dir, schema.SeriesFile)); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+	}
+	return nil
+}
+
+// abort removes the temporary files not renamed, and releases the lock.
+func (s *sink) abort() {
+	for _, f := range s.files {
+		f.tmp.Discard()
+	}
+	s.files = nil
+	if s.lock != nil {
+		s.lock.Close() // releases the flock
+		s.lock = nil
+	}
+}
