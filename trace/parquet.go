@@ -2,6 +2,7 @@ package trace
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -174,107 +175,18 @@ func ReadParquet(r io.ReaderAt, size int64, name string, opt ReadOptions) (*Trac
 	if len(missing) == NumFields+len(ExtraFieldNames) {
 		return nil, &Error{File: name, Msg: "no trace columns (want job_id, submit_time, ...)"}
 	}
-	pr := parquet.NewGenericReader[Job](f)
-	defer pr.Close()
 	t.Jobs = make([]Job, f.NumRows())
-	n := 0
-	for n < len(t.Jobs) {
-		k, err := pr.Read(t.Jobs[n:])
-		n += k
-		if err == io.EOF {
-			break
+	if err := readColumns(f, t.Jobs); err != nil {
+		var re *rowError
+		if errors.As(err, &re) {
+			return nil, &Error{File: name, Line: re.row + 1, Row: true, Msg: re.msg}
 		}
-		if err != nil {
-			return nil, &Error{File: name, Line: n + 1, Row: true, Msg: "read: " + err.Error()}
-		}
-	}
-	t.Jobs = t.Jobs[:n]
-	if len(missing) > 0 {
-		fillUnknown(t.Jobs, missing)
-	}
-	if err := nullsToUnknown(f, t.Jobs); err != nil {
-		return nil, &Error{File: name, Msg: "read: " + err.Error()}
+		return nil, &Error{File: name, Msg: err.Error()}
 	}
 	if err := t.validate(name, opt, func(i int) int { return i + 1 }, true); err != nil {
 		return nil, err
 	}
 	return t, nil
-}
-
-// nullsToUnknown sets to Unknown every field whose value is null in an
-// optional column (files written by other tools, e.g. pandas, make every
-// column optional); the generic reader would have read a null as 0.
-func nullsToUnknown(f *parquet.File, jobs []Job) error {
-	for _, c := range append(FieldNames[:], ExtraFieldNames...) {
-		leaf, ok := f.Schema().Lookup(c)
-		if !ok || !leaf.Node.Optional() {
-			continue
-		}
-		row := 0
-		values := make([]parquet.Value, 1024)
-		for _, rg := range f.RowGroups() {
-			pages := rg.ColumnChunks()[leaf.ColumnIndex].Pages()
-			for {
-				page, err := pages.ReadPage()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					pages.Close()
-					return fmt.Errorf("column %s: %w", c, err)
-				}
-				if page.NumNulls() == 0 {
-					row += int(page.NumRows())
-					continue
-				}
-				vr := page.Values()
-				for {
-					k, err := vr.ReadValues(values)
-					for _, v := range values[:k] {
-						if v.IsNull() && row < len(jobs) {
-							fillUnknown(jobs[row:row+1], []string{c})
-						}
-						row++
-					}
-					if err == io.EOF {
-						break
-					}
-					if err != nil {
-						pages.Close()
-						return fmt.Errorf("column %s: %w", c, err)
-					}
-				}
-			}
-			pages.Close()
-		}
-	}
-	return nil
-}
-
-func fillUnknown(jobs []Job, cols []string) {
-	for _, c := range cols {
-		for i := range jobs {
-			j := &jobs[i]
-			switch c {
-			case "req_width":
-				j.ReqWidth = Unknown
-			case "req_height":
-				j.ReqHeight = Unknown
-			case "work":
-				j.Work = Unknown
-			case "efficiency":
-				j.Efficiency = Unknown
-			case "max_parallelism":
-				j.MaxParallelism = Unknown
-			default:
-				for k, n := range FieldNames {
-					if n == c {
-						j.setField(k, Unknown)
-					}
-				}
-			}
-		}
-	}
 }
 
 // readParquetFile opens path and reads it with ReadParquet.

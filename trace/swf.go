@@ -288,7 +288,16 @@ func (t *Trace) validate(file string, opt ReadOptions, loc func(i int) int, rows
 	// job plus one per partial run; MaxRecords > MaxJobs). whole[id] is the
 	// position of the job's non-partial record, first[id] of its first.
 	type seenJob struct{ first, whole int }
-	seen := make(map[int64]seenJob, len(t.Jobs))
+	// Job numbers strictly increasing (every archive log, every generated
+	// trace) cannot repeat: the map is needed only otherwise.
+	increasing := true
+	for i := 1; i < len(t.Jobs) && increasing; i++ {
+		increasing = t.Jobs[i].ID > t.Jobs[i-1].ID
+	}
+	var seen map[int64]seenJob
+	if !increasing {
+		seen = make(map[int64]seenJob, len(t.Jobs))
+	}
 	ordered := true
 	oversized, firstOversized := 0, -1
 	for i := range t.Jobs {
@@ -321,7 +330,10 @@ func (t *Trace) validate(file string, opt ReadOptions, loc func(i int) int, rows
 			}
 			oversized++
 		}
-		sj, dup := seen[j.ID]
+		sj, dup := seenJob{}, false
+		if seen != nil {
+			sj, dup = seen[j.ID]
+		}
 		if !dup {
 			sj = seenJob{first: i, whole: -1}
 		}
@@ -335,7 +347,9 @@ func (t *Trace) validate(file string, opt ReadOptions, loc func(i int) int, rows
 			}
 			sj.whole = i
 		}
-		seen[j.ID] = sj
+		if seen != nil {
+			seen[j.ID] = sj
+		}
 		if i > 0 && j.Submit < t.Jobs[i-1].Submit {
 			if opt.Strict {
 				return where(2, fmt.Sprintf("submit time %v is before the previous job's %v (--strict)", j.Submit, t.Jobs[i-1].Submit))
