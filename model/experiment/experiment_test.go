@@ -146,7 +146,7 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 	dirs := []string{t.TempDir(), t.TempDir()}
 	var tables []string
 	for i, w := range []int{1, 3} {
-		rows, err := Run(traces, Options{Workers: w, Out: dirs[i], Check: true})
+		rows, err := Run(traces, Options{Workers: w, Out: dirs[i], Check: true, Placement: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -68,7 +68,7 @@ type Options struct {
 	UntilLastArrival bool     // leave out jobs finishing after the last arrival
 	KeepPartial      bool     // replay partial SWF records instead of dropping them
 	NoSeries         bool     // do not record or write series.parquet
-	NoPlacement      bool     // do not record placements (the placement column is empty)
+	Placement        bool     // record placements in jobs.parquet (O(pieces) per job; the count allocator scatters jobs in many pieces)
 	Out              string   // output directory; "" → write nothing
 	Version          string   // tool version recorded in the files' metadata
 	// MemoryLimit, when > 0, refuses a plan whose estimated memory

@@ -115,7 +115,7 @@ func runTask(tk task, opt Options) (result *output) {
 	}
 	jobs := append([]policy.Job(nil), p.jobs...)
 	res, err := engine.Run(jobs, p.m, a, s, engine.Options{
-		Check: opt.Check, Series: !opt.NoSeries, Placement: opt.Out != "" && !opt.NoPlacement,
+		Check: opt.Check, Series: !opt.NoSeries, Placement: opt.Out != "" && opt.Placement,
 	})
 	if err != nil {
 		return fail(err)

@@ -136,7 +136,7 @@ func metaOf(opt Options, preps []*prepared) schema.Meta {
 	}
 	o := schema.Options{Machine: opt.Machine, Allocs: opt.Allocs, Scheds: opt.Scheds, Estimates: opt.Estimates,
 		BsldTau: opt.BsldTau, Warmup: opt.Warmup, UntilLastArrival: opt.UntilLastArrival, Check: opt.Check,
-		Filters: filters, Placement: !opt.NoPlacement}
+		Filters: filters, Placement: opt.Placement}
 	var ts []schema.TraceInfo
 	for _, p := range preps {
 		pv := p.t.Provenance
