@@ -27,10 +27,10 @@ const (
 func EstimateMemory(tasks []task, preps []*prepared, workers int) int64 {
 	var prepared, biggest int64
 	for _, p := range preps {
-		prepared += int64(len(p.jobs)) * int64(unsafe.Sizeof(policy.Job{}))
+		prepared += int64(p.n) * int64(unsafe.Sizeof(policy.Job{}))
 	}
 	for _, tk := range tasks {
-		biggest = max(biggest, int64(tk.tr.m.Procs)*bytesPerProc+int64(len(tk.tr.jobs))*bytesPerJob)
+		biggest = max(biggest, int64(tk.tr.m.Procs)*bytesPerProc+int64(tk.tr.n)*bytesPerJob)
 	}
 	return prepared + int64(min(len(tasks), 3*workers))*biggest
 }
@@ -69,12 +69,12 @@ func checkMemory(tasks []task, preps []*prepared, opt Options) error {
 	if need > opt.MemoryLimit {
 		big := tasks[0]
 		for _, tk := range tasks {
-			if tk.tr.m.Procs > big.tr.m.Procs || len(tk.tr.jobs) > len(big.tr.jobs) {
+			if tk.tr.m.Procs > big.tr.m.Procs || tk.tr.n > big.tr.n {
 				big = tk
 			}
 		}
 		return fmt.Errorf("this replay needs about %s (largest run: %d jobs on %s, %d at once with -j %d) and %s is available: use fewer workers (-j), a smaller machine, or --force-memory to run anyway",
-			gib(need), len(big.tr.jobs), big.tr.m, min(len(tasks), 3*opt.Workers), opt.Workers, gib(opt.MemoryLimit))
+			gib(need), big.tr.n, big.tr.m, min(len(tasks), 3*opt.Workers), opt.Workers, gib(opt.MemoryLimit))
 	}
 	return nil
 }

@@ -48,6 +48,7 @@ import (
 	"math"
 	"runtime"
 	"sort"
+	"sync"
 
 	"github.com/schedlab/schedlab/model/catalog"
 	"github.com/schedlab/schedlab/model/engine"
@@ -96,9 +97,28 @@ type task struct {
 type prepared struct {
 	t        *trace.Trace
 	m        policy.Machine
-	jobs     []policy.Job
+	n        int // replayed jobs
 	rejected int
 	partial  int
+
+	mu   sync.Mutex
+	jobs []policy.Job // nil once the last run took them
+	left int          // runs that have not taken their jobs yet
+}
+
+// take returns the jobs for one run: a copy, except for the last run of the
+// trace, which takes the prepared slice itself (a 1M-job trace replayed
+// under one pair is never copied).
+func (p *prepared) take() []policy.Job {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.left--
+	if p.left == 0 {
+		jobs := p.jobs
+		p.jobs = nil
+		return jobs
+	}
+	return append([]policy.Job(nil), p.jobs...)
 }
 
 // MachineFor returns the machine a trace is replayed on: override when not
@@ -201,7 +221,7 @@ func plan(traces []*trace.Trace, opt Options) ([]task, []*prepared, error) {
 			}
 			jobs = jobs[:w]
 		}
-		p.jobs = jobs
+		p.jobs, p.n, p.left = jobs, len(jobs), len(pairs)
 		preps = append(preps, p)
 		for _, pr := range pairs {
 			tasks = append(tasks, task{p, pr})

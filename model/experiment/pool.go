@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"github.com/schedlab/schedlab/model/engine"
-	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/schema"
 )
 
@@ -77,7 +76,7 @@ func runPool(tasks []task, opt Options, emit func(*output) error) error {
 			} else {
 				err = emit(o)
 			}
-			jobsDone += int64(len(tasks[next].tr.jobs))
+			jobsDone += int64(tasks[next].tr.n)
 			next++
 			<-tokens
 			if opt.Progress != nil {
@@ -113,7 +112,7 @@ func runTask(tk task, opt Options) (result *output) {
 	if err != nil {
 		return fail(err)
 	}
-	jobs := append([]policy.Job(nil), p.jobs...)
+	jobs := p.take()
 	res, err := engine.Run(jobs, p.m, a, s, engine.Options{
 		Check: opt.Check, Series: !opt.NoSeries, Placement: opt.Out != "" && opt.Placement,
 	})
