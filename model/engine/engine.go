@@ -210,6 +210,9 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 	n := len(jobs)
 	e := &sim{jobs: jobs, m: m, alloc: a, sched: s, opt: opt}
 	e.res = &Result{Jobs: jobs, AllocProcs: make([]float64, n)}
+	if opt.Series {
+		e.res.Series = make([]Sample, 0, 2*n+1) // an instant per arrival and per completion at most, timers aside
+	}
 	if opt.Placement {
 		e.res.pieceOff = make([]int32, n)
 		e.res.pieceLen = make([]int32, n)

@@ -49,10 +49,10 @@ type Piece struct {
 // Job is one row of jobs.parquet: one accepted, replayed job of one
 // (trace, pair).
 type Job struct {
-	Trace           string  `parquet:"trace"`
-	Machine         string  `parquet:"machine"`
-	Alloc           string  `parquet:"alloc"`
-	Sched           string  `parquet:"sched"`
+	Trace           string  `parquet:"trace,dict"`
+	Machine         string  `parquet:"machine,dict"`
+	Alloc           string  `parquet:"alloc,dict"`
+	Sched           string  `parquet:"sched,dict"`
 	Rep             int64   `parquet:"rep"`
 	JobID           int64   `parquet:"job_id"`
 	Submit          float64 `parquet:"submit_time"`
@@ -77,10 +77,10 @@ type Job struct {
 // pair). The job-level statistics are metrics.JobStats, the system-level
 // ones metrics.SystemStats.
 type Summary struct {
-	Trace        string  `parquet:"trace"`
-	Machine      string  `parquet:"machine"`
-	Alloc        string  `parquet:"alloc"`
-	Sched        string  `parquet:"sched"`
+	Trace        string  `parquet:"trace,dict"`
+	Machine      string  `parquet:"machine,dict"`
+	Alloc        string  `parquet:"alloc,dict"`
+	Sched        string  `parquet:"sched,dict"`
 	Rep          int64   `parquet:"rep"`
 	Jobs         int64   `parquet:"jobs"`     // jobs counted in the statistics
 	Rejected     int64   `parquet:"rejected"` // jobs the replay refused
@@ -106,10 +106,10 @@ type Summary struct {
 // Series is one row of series.parquet: the state after all events at one
 // instant of one (trace, pair).
 type Series struct {
-	Trace   string  `parquet:"trace"`
-	Machine string  `parquet:"machine"`
-	Alloc   string  `parquet:"alloc"`
-	Sched   string  `parquet:"sched"`
+	Trace   string  `parquet:"trace,dict"`
+	Machine string  `parquet:"machine,dict"`
+	Alloc   string  `parquet:"alloc,dict"`
+	Sched   string  `parquet:"sched,dict"`
 	Rep     int64   `parquet:"rep"`
 	Time    float64 `parquet:"time"`
 	Busy    float64 `parquet:"busy"`    // processors held (fractional for malleable runs)
