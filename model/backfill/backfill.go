@@ -330,6 +330,13 @@ func (s *Conservative) Schedule(sys policy.System) {
 	full.reset(now, al.Free())
 	for _, r := range s.run {
 		full.release(max(estEnd(r), now), r.Alloc.Procs())
+		if r.Start == now && estEnd(r) <= now {
+			// Started at this instant with a zero estimate (by the quick
+			// pass that handed over to this one): it holds its start
+			// instant, as the reservation it started from did, and is not
+			// free before it completes.
+			full.reserve(now, 0, r.Alloc.Procs())
+		}
 	}
 	s.init = append(s.init[:0], full.seg...)
 	held := func(j *policy.Job) (float64, bool) {
