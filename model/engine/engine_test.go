@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"fmt"
+	"github.com/schedlab/schedlab/model/internal/race"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -265,7 +266,7 @@ func TestErlangC(t *testing.T) {
 	// 1,000,000 jobs (10% warm-up dropped) keep every case within 3%;
 	// -short runs 300,000 with a looser 8% bound.
 	n, tol := 1000000, 0.03
-	if testing.Short() {
+	if testing.Short() || race.Enabled {
 		n, tol = 300000, 0.08
 	}
 	for _, c := range []struct {

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"fmt"
+	"github.com/schedlab/schedlab/model/internal/race"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -137,8 +138,8 @@ func TestFCFSErlangC(t *testing.T) {
 // so 3% is at least 3.5 standard errors for every configuration (7 s on two
 // cores).
 func TestFCFSErlangCLong(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long run; skipped with -short")
+	if testing.Short() || race.Enabled {
+		t.Skip("long run; skipped with -short and under the race detector")
 	}
 	checkErlang(t, 2, []erlangCase{
 		{1, 0.5, 10, 100_000},

@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"github.com/schedlab/schedlab/model/internal/race"
 	"os"
 	"path/filepath"
 	"testing"
@@ -14,7 +15,7 @@ import (
 // scheduler with both flat allocators and the invariant checker (skipped
 // when the logs are absent).
 func TestRealLogs(t *testing.T) {
-	if testing.Short() {
+	if testing.Short() || race.Enabled {
 		t.Skip("real logs; skipped with -short")
 	}
 	logs := []struct {

@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"github.com/schedlab/schedlab/model/internal/race"
 	"math"
 	"reflect"
 	"strings"
@@ -464,7 +465,7 @@ func TestOfferedLoad(t *testing.T) {
 	}
 	for _, s := range cases {
 		s.Arrivals.Load, s.Arrivals.Jobs, s.Seed = 0.6, 1000000, 11
-		if testing.Short() {
+		if testing.Short() || race.Enabled {
 			s.Arrivals.Jobs = 200000
 		}
 		tr, err := Generate(s)
@@ -488,7 +489,7 @@ func TestOfferedLoad(t *testing.T) {
 		mw := work / n
 		relSE := math.Sqrt((work2/n-mw*mw)/n)/mw + 1/math.Sqrt(n)
 		tol := 0.02
-		if testing.Short() {
+		if testing.Short() || race.Enabled {
 			tol = max(tol, 4*relSE)
 		}
 		if math.Abs(got-0.6)/0.6 > tol {
