@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"fmt"
-	"github.com/schedlab/schedlab/model/internal/race"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/flat"
+	"github.com/schedlab/schedlab/model/internal/race"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/trace"
 )

@@ -2,13 +2,13 @@ package sched
 
 import (
 	"fmt"
-	"github.com/schedlab/schedlab/model/internal/race"
 	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/flat"
+	"github.com/schedlab/schedlab/model/internal/race"
 	"github.com/schedlab/schedlab/model/policy"
 )
 

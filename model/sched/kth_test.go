@@ -1,12 +1,12 @@
 package sched
 
 import (
-	"github.com/schedlab/schedlab/model/internal/race"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/schedlab/schedlab/model/engine"
+	"github.com/schedlab/schedlab/model/internal/race"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/trace"
 )

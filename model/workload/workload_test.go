@@ -1,12 +1,12 @@
 package workload
 
 import (
-	"github.com/schedlab/schedlab/model/internal/race"
 	"math"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/schedlab/schedlab/model/internal/race"
 	"github.com/schedlab/schedlab/trace"
 )
 
