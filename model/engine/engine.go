@@ -189,6 +189,7 @@ type sim struct {
 	dead    int           // nil holes in running
 	nRun    int
 	busy    float64
+	frac    bool // some allocation held a fractional share (policy.Sharer)
 	waiting int
 	started int       // jobs started so far
 	timers  []float64 // min-heap of wake-up times
@@ -388,7 +389,6 @@ func (e *sim) complete(t float64) int {
 			e.checkRelease(i, a)
 		}
 		e.busy -= e.res.AllocProcs[i]
-		j.Alloc = nil
 		e.state[i] = stDone
 		e.running[e.runPos[i]] = nil
 		e.dead++
@@ -398,12 +398,13 @@ func (e *sim) complete(t float64) int {
 		if e.handoff != nil {
 			next = e.handoff.Handoff(j, e)
 		}
+		j.Alloc = nil
 		if next != nil {
 			e.startOn(next, a)
 		} else {
 			e.alloc.Release(a)
 		}
-		if e.owner != nil && float64(e.alloc.Size()-e.alloc.Free()) != e.busy {
+		if e.owner != nil && !e.frac && float64(e.alloc.Size()-e.alloc.Free()) != e.busy {
 			e.fail(fmt.Errorf("engine: t=%g: after job %d ended the allocator has %d processors busy, engine counts %g",
 				t, j.ID, e.alloc.Size()-e.alloc.Free(), e.busy))
 		}
@@ -414,8 +415,9 @@ func (e *sim) complete(t float64) int {
 }
 
 // share is the number of processors an allocation holds.
-func share(a policy.Allocation) float64 {
+func (e *sim) share(a policy.Allocation) float64 {
 	if s, ok := a.(policy.Sharer); ok {
+		e.frac = true
 		return s.Share()
 	}
 	return float64(a.Procs())
@@ -590,7 +592,7 @@ func (e *sim) Migrate(j *policy.Job, delay float64) bool {
 	e.startDyn()
 	e.settle(i)
 	old := j.Alloc
-	p := share(b)
+	p := e.share(b)
 	if e.owner != nil {
 		e.checkStart(i, b, p)
 	}
@@ -746,7 +748,7 @@ func (e *sim) startable(j *policy.Job) (int32, bool) {
 // begin runs the waiting job at position i on allocation a from now.
 func (e *sim) begin(i int32, a policy.Allocation) {
 	j := &e.jobs[i]
-	p := share(a)
+	p := e.share(a)
 	if e.owner != nil {
 		e.checkStart(i, a, p)
 	}
