@@ -2,11 +2,12 @@ package main
 
 import (
 	"bytes"
-	xcli "github.com/schedlab/schedlab/cmd/internal/cli"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	xcli "github.com/schedlab/schedlab/cmd/internal/cli"
 )
 
 func TestSplitSpecs(t *testing.T) {

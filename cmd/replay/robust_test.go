@@ -1,0 +1,186 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	xcli "github.com/schedlab/schedlab/cmd/internal/cli"
+)
+
+// runApp runs the replay command in process and returns its error message
+// as the command prints it, stdout and stderr.
+func runApp(args ...string) (msg, stdout, stderr string) {
+	var o, e bytes.Buffer
+	app := newApp()
+	app.Writer, app.ErrWriter = &o, &e
+	if err := app.Run(append([]string{"replay"}, args...)); err != nil {
+		msg = xcli.Message("replay", err)
+	}
+	return msg, o.String(), e.String()
+}
+
+func writeSWF(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Each finding of the bad-input review: the message, and no output.
+func TestBadInvocations(t *testing.T) {
+	dir := t.TempDir()
+	in := writeSWF(t, dir, "tiny.swf", swf)
+	dup := writeSWF(t, dir, "other/tiny.swf", swf)
+	out := filepath.Join(dir, "out")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "-j", "0", "--out", out, in}, "replay: -j 0: want at least 1 worker"},
+		{[]string{"run", "-j", "-5", "--out", out, in}, "replay: -j -5: want at least 1 worker"},
+		{[]string{"run", "--bogus", in}, "replay: flag provided but not defined: -bogus\nRun 'replay run --help' for usage."},
+		{[]string{"run", "--table", "wide", "--out", out, in}, `replay: --table "wide": want auto, full or compact`},
+		{[]string{"run", "--out", out, in, dup}, "replay: traces " + in + " and " + dup + ` have the same name "tiny" and rep 0`},
+		{[]string{"run", "--out", out, "--machine", "flat:1000000000", in}, "replay: this replay needs about"},
+	} {
+		msg, stdout, _ := runApp(c.args...)
+		if !strings.HasPrefix(msg, c.want) {
+			t.Errorf("%v:\n got %q\nwant %q…", c.args, msg, c.want)
+		}
+		if stdout != "" {
+			t.Errorf("%v printed %q", c.args, stdout)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("%s exists after errors", out)
+	}
+}
+
+// A run that counts no job (every job rejected, or no job at all) warns.
+func TestNoJobCountedWarns(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ name, body string }{
+		{"empty.swf", "; MaxProcs: 4\n"},
+		{"huge.swf", "; MaxProcs: 4\n1 0 -1 10 8 -1 -1 8 20 -1 1 1 -1 -1 -1 -1 -1 -1\n"},
+	} {
+		in := writeSWF(t, dir, c.name, c.body)
+		msg, _, stderr := runApp("run", "--quiet", "--machine", "flat:4", "--alloc", "count", "--sched", "fcfs", "--out", filepath.Join(dir, "out-"+c.name), in)
+		if msg != "" {
+			t.Fatalf("%s: %s", c.name, msg)
+		}
+		if !strings.Contains(stderr, "replay: warning: trace "+strings.TrimSuffix(c.name, ".swf")+", count/fcfs: no job counted") {
+			t.Errorf("%s: stderr %q", c.name, stderr)
+		}
+	}
+}
+
+// Two replays into one directory: the second fails at once, naming the
+// holder, and writes nothing.
+func TestOutputLocked(t *testing.T) {
+	dir := t.TempDir()
+	in := writeSWF(t, dir, "tiny.swf", swf)
+	out := filepath.Join(dir, "out")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(filepath.Join(out, ".schedlab.lock"), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("4242\n")
+	msg, _, _ := runApp("run", "--quiet", "--out", out, in)
+	if want := "replay: " + out + " is in use by another replay (pid 4242)"; !strings.HasPrefix(msg, want) {
+		t.Errorf("got %q, want %q…", msg, want)
+	}
+	if ents, _ := os.ReadDir(out); len(ents) != 1 {
+		t.Errorf("files written under a held lock: %v", ents)
+	}
+	// Released: the run goes through, and clears stale temporary files of
+	// a killed run.
+	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	stale := filepath.Join(out, ".jobs.parquet.tmp-123")
+	os.WriteFile(stale, []byte("killed"), 0o644)
+	if msg, _, _ := runApp("run", "--quiet", "--out", out, in); msg != "" {
+		t.Fatal(msg)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("stale temporary file kept: %v", err)
+	}
+}
+
+// SIGINT while writing: the temporary files go, the command says
+// "interrupted" and exits 130.
+func TestInterruptRemovesTemporaryFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command; skipped with -short")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "replay")
+	if b, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, b)
+	}
+	// A trace long enough to be interrupted: conservative backfilling at
+	// overload on 20,000 jobs.
+	var sb strings.Builder
+	sb.WriteString("; MaxProcs: 64\n")
+	for i := 1; i <= 20000; i++ {
+		fmt.Fprintf(&sb, "%d %d -1 %d %d -1 -1 %d %d -1 1 1 -1 -1 -1 -1 -1 -1\n", i, i, 50+i%97, 1+i%64, 1+i%64, 60+i%97)
+	}
+	in := writeSWF(t, dir, "long.swf", sb.String())
+	out := filepath.Join(dir, "out")
+	cmd := exec.Command(bin, "run", "--quiet", "--sched", "conservative,easy,fcfs", "--out", out, in)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		ents, _ := os.ReadDir(out)
+		tmp := 0
+		for _, e := range ents {
+			if strings.Contains(e.Name(), ".tmp-") {
+				tmp++
+			}
+		}
+		if tmp > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("no temporary file appeared")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 130 {
+		t.Fatalf("exit %v, want 130; stderr %q", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "replay: interrupted") {
+		t.Errorf("stderr %q", stderr.String())
+	}
+	ents, _ := os.ReadDir(out)
+	for _, e := range ents {
+		if strings.Contains(e.Name(), ".tmp-") || strings.HasSuffix(e.Name(), ".parquet") {
+			t.Errorf("left after the interrupt: %s", e.Name())
+		}
+	}
+}
