@@ -60,8 +60,8 @@ func (c *jobColumn) setFloat(j *Job, row int, v float64) error {
 	if v != math.Trunc(v) || math.IsInf(v, 0) {
 		return &rowError{row, fmt.Sprintf("column %s: %v is not an integer", c.name, v)}
 	}
-	if v < -(1<<63) || v >= 1<<63 {
-		return &rowError{row, fmt.Sprintf("column %s: %v is out of range", c.name, v)}
+	if math.Abs(v) > MaxInt {
+		return &rowError{row, fmt.Sprintf("column %s: %v is out of range (integer columns stored as doubles hold at most ±2^53)", c.name, v)}
 	}
 	*c.int64At(j) = int64(v)
 	return nil

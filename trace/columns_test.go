@@ -76,3 +76,25 @@ func TestParquetColumnTypes(t *testing.T) {
 		t.Errorf("int32/float/null columns: %+v", j)
 	}
 }
+
+// Integers too large for an exact float64 are refused, not wrapped.
+func TestSWFIntegerRange(t *testing.T) {
+	for _, c := range []struct{ line, want string }{
+		{"99999999999999999999999 0 -1 10 1 -1 -1 1 10 -1 1 1 1 1 1 -1 -1 -1", "t.swf:2: field 1 (job_id): 99999999999999999999999 is out of range"},
+		{"1 0 -1 10 1 -1 -1 9223372036854775807 10 -1 1 1 1 1 1 -1 -1 -1", "t.swf:2: field 8 (req_procs): 9223372036854775807 is out of range"},
+	} {
+		_, err := ReadSWF(strings.NewReader("; MaxProcs: 4\n"+c.line+"\n"), "t.swf", ReadOptions{})
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("got %v, want %q…", err, c.want)
+		}
+	}
+}
+
+// A binary file's error quotes a short excerpt and says what it is.
+func TestSWFBinaryInput(t *testing.T) {
+	bin := "\x7fELF\x02\x01\x01" + strings.Repeat("\x00\x01garbage", 40) + "\n"
+	_, err := ReadSWF(strings.NewReader(bin), "t.swf", ReadOptions{})
+	if err == nil || !strings.Contains(err.Error(), "binary data") || len(err.Error()) > 200 {
+		t.Errorf("got %v", err)
+	}
+}

@@ -44,6 +44,11 @@ type Job struct {
 	MaxParallelism int64   `parquet:"max_parallelism"` // malleable: parallelism cap N_i
 }
 
+// MaxInt is the largest magnitude of an integer field read from SWF text or
+// from a Parquet double column: 2^53, beyond which a float64 no longer
+// holds every integer (a larger value would silently become another one).
+const MaxInt = 1 << 53
+
 // NewJob returns a job whose every field is Unknown except its ID.
 func NewJob(id int64) Job {
 	return Job{

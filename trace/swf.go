@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // ReadOptions control how a trace is read and validated.
@@ -163,10 +164,13 @@ func (p *swfReader) parseLine(line []byte) error {
 		tok := line[start:i]
 		v, ok := parseNumber(tok)
 		if !ok {
-			return &Error{File: p.file, Line: p.line, Field: n + 1, Msg: fmt.Sprintf("%q is not a number", tok)}
+			return &Error{File: p.file, Line: p.line, Field: n + 1, Msg: notNumber(tok)}
 		}
 		if isInt(n) && !isWhole(v) {
 			return &Error{File: p.file, Line: p.line, Field: n + 1, Msg: fmt.Sprintf("%q is not an integer", tok)}
+		}
+		if isInt(n) && math.Abs(v) > MaxInt {
+			return &Error{File: p.file, Line: p.line, Field: n + 1, Msg: fmt.Sprintf("%s is out of range (integer fields hold at most ±2^53)", tok)}
 		}
 		j.setField(n, v)
 		n++
@@ -225,6 +229,31 @@ func (p *swfReader) all() []Job {
 		out = append(out, c...)
 	}
 	return append(out, p.jobs...)
+}
+
+// notNumber describes a token that is not a number, quoting at most 40
+// bytes of it; a token with control bytes or invalid UTF-8 is binary data
+// (a gzip file without .gz, an executable), said as such.
+func notNumber(tok []byte) string {
+	binary := !utf8.Valid(tok)
+	for _, c := range tok {
+		if c < 0x20 || c == 0x7f {
+			binary = true
+			break
+		}
+	}
+	ex := tok
+	if len(ex) > 40 {
+		ex = ex[:40]
+	}
+	q := strconv.Quote(string(ex))
+	if len(ex) < len(tok) {
+		q += "…"
+	}
+	if binary {
+		return fmt.Sprintf("binary data %s: not an SWF text file (gzipped files must end in .gz)", q)
+	}
+	return q + " is not a number"
 }
 
 // parseNumber parses a decimal integer quickly, falling back to
