@@ -262,9 +262,10 @@ func (s *EASY) Schedule(sys policy.System) {
 // have become unusable; that job then takes the earliest slot among the
 // running jobs and the reservations of the jobs ahead of it only (queue
 // order decides), and the later jobs it displaces move in turn.
-// The reservation of a waiting job is kept in its Mark (float64 bits).
+// The reservation of each waiting job is the scheduler's own state (resv).
 type Conservative struct {
 	q     queue
+	resv  []float64 // reservation of each waiting job, by Job.Index (resOf)
 	run   runSet
 	base  profile // running jobs and the reservations already re-placed
 	full  profile // base plus the reservations not yet re-placed
@@ -280,15 +281,19 @@ type Conservative struct {
 // NewConservative returns a conservative backfilling scheduler.
 func NewConservative() *Conservative { return &Conservative{} }
 
-// noRes marks a job without a reservation yet.
-var noRes = int64(math.Float64bits(math.NaN()))
+// resOf is the reservation of a waiting job: NaN before its first pass,
+// +Inf when none is possible.
+func (s *Conservative) resOf(j *policy.Job) float64 { return s.resv[j.Index] }
 
-// resOf is the reservation of a waiting job (+Inf: none possible).
-func resOf(j *policy.Job) float64 { return math.Float64frombits(uint64(j.Mark)) }
+// hasRes reports whether j has had its first pass.
+func (s *Conservative) hasRes(j *policy.Job) bool { return !math.IsNaN(s.resv[j.Index]) }
 
 // Submit appends j to the queue, without a reservation yet.
 func (s *Conservative) Submit(j *policy.Job) {
-	j.Mark = noRes
+	for len(s.resv) <= j.Index {
+		s.resv = append(s.resv, math.NaN())
+	}
+	s.resv[j.Index] = math.NaN()
 	s.q.push(j)
 	s.dirty = true
 }
@@ -340,10 +345,10 @@ func (s *Conservative) Schedule(sys policy.System) {
 	}
 	s.init = append(s.init[:0], full.seg...)
 	held := func(j *policy.Job) (float64, bool) {
-		if j.Mark == noRes {
+		if !s.hasRes(j) {
 			return 0, false
 		}
-		t := resOf(j)
+		t := s.resOf(j)
 		return max(t, now), !math.IsInf(t, 1)
 	}
 	for _, j := range waiting {
@@ -364,7 +369,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 		for _, w := range waiting[:k] {
 			if w.Start >= 0 {
 				base.reserve(now, w.Estimate, w.Alloc.Procs())
-			} else if t := resOf(w); !math.IsInf(t, 1) {
+			} else if t := s.resOf(w); !math.IsInf(t, 1) {
 				base.reserve(t, w.Estimate, w.Procs)
 			}
 		}
@@ -410,7 +415,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 			}
 			full.reserve(t, j.Estimate, j.Procs)
 		}
-		j.Mark = int64(math.Float64bits(t))
+		s.resv[j.Index] = t
 	}
 	if started {
 		s.q.removeStarted()
@@ -432,7 +437,7 @@ func (s *Conservative) quick(sys policy.System) bool {
 	now := sys.Now()
 	waiting := s.q.jobs()
 	for _, j := range waiting {
-		if j.Mark != noRes && resOf(j) < now {
+		if s.hasRes(j) && s.resOf(j) < now {
 			s.valid = false // a job that should have started: compress
 			return false
 		}
@@ -441,8 +446,8 @@ func (s *Conservative) quick(sys policy.System) bool {
 	full.advance(now)
 	ok, started := true, false
 	for _, j := range waiting {
-		if j.Mark != noRes {
-			if resOf(j) == now {
+		if s.hasRes(j) {
+			if s.resOf(j) == now {
 				if al.Free() < j.Procs || !sys.Start(j) {
 					ok = false
 					break
@@ -470,7 +475,7 @@ func (s *Conservative) quick(sys policy.System) bool {
 		if !math.IsInf(t, 1) {
 			full.reserve(t, j.Estimate, j.Procs)
 		}
-		j.Mark = int64(math.Float64bits(t))
+		s.resv[j.Index] = t
 	}
 	if started {
 		s.q.removeStarted()

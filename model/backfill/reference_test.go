@@ -115,10 +115,10 @@ func (c *consRef) Schedule(sys policy.System) {
 	now := sys.Now()
 	c.queue = slices.DeleteFunc(c.queue, func(j *policy.Job) bool { return j.Start >= 0 })
 	for _, w := range c.queue {
-		if r := resOf(w); r > c.last[w] {
+		if r := c.resOf(w); r > c.last[w] {
 			c.t.Errorf("t=%g: job %d's reservation moved from %g to %g", now, w.ID, c.last[w], r)
 		}
-		c.last[w] = resOf(w)
+		c.last[w] = c.resOf(w)
 	}
 	for _, j := range c.pending {
 		if j.Start >= 0 {
@@ -130,10 +130,10 @@ func (c *consRef) Schedule(sys policy.System) {
 			busy = append(busy, interval{r.Start, r.Start + r.Estimate, r.Alloc.Procs()})
 		}
 		for _, w := range c.queue {
-			busy = append(busy, interval{resOf(w), resOf(w) + w.Estimate, w.Procs})
+			busy = append(busy, interval{c.resOf(w), c.resOf(w) + w.Estimate, w.Procs})
 		}
 		want := earliestSlot(busy, c.size, j.Procs, j.Estimate, now)
-		if got := resOf(j); got != want {
+		if got := c.resOf(j); got != want {
 			c.t.Errorf("t=%g: job %d (%d procs, estimate %g) reserved at %g, want %g", now, j.ID, j.Procs, j.Estimate, got, want)
 		}
 		c.first[j], c.last[j] = want, want

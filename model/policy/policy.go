@@ -12,8 +12,8 @@
 package policy
 
 // Job is the engine's view of one job of a trace. The engine fills the
-// request fields from the trace record and maintains Start, End and Alloc;
-// schedulers may use Class and Mark as scratch space.
+// request fields from the trace record and maintains Start, End and Alloc.
+// Policies keep their own per-job state (indexed by Index), never in Job.
 type Job struct {
 	Index    int     // position of the job in the trace (0-based)
 	ID       int64   // SWF job number
@@ -34,9 +34,6 @@ type Job struct {
 	Start float64    // start time; -1 until started
 	End   float64    // completion time; -1 until known
 	Alloc Allocation // processors held while running; nil otherwise
-
-	Class int   // scheduler scratch: e.g. the queue a job sits in
-	Mark  int64 // scheduler scratch: e.g. a starvation counter
 }
 
 // Allocation is the set of processors an allocator gave to one job.

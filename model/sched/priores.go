@@ -196,12 +196,12 @@ func (s *PrioRes) prioritized(h *policy.Job) bool {
 	if s.cacheJob != h || s.cacheVer != s.resVer {
 		s.cacheJob, s.cacheVer, s.cacheN = h, s.resVer, 0
 		for _, r := range s.res {
-			if r.j.Mark < h.Mark {
+			if s.rankOf(r.j) < s.rankOf(h) {
 				s.cacheN++
 			}
 		}
 	}
-	return float64(s.started-h.Mark+s.cacheN) > s.maxPri
+	return float64(s.started-s.rankOf(h)+s.cacheN) > s.maxPri
 }
 
 // unreserved is the number of free processors not held by reservations.
