@@ -168,7 +168,7 @@ func run(c *cli.Context) error {
 		Check: c.Bool("check"), Estimates: c.String("estimates"), BsldTau: c.Float64("bsld-tau"),
 		Warmup: c.Int("warmup"), UntilLastArrival: c.Bool("until-last-arrival"),
 		KeepPartial: c.Bool("keep-partial"), NoSeries: c.Bool("no-series"), Placement: c.Bool("placement"),
-		Out: c.String("out"), Version: version,
+		Out: c.String("out"), Version: version, ReleaseTraces: true,
 		Warn: func(msg string) { fmt.Fprintln(c.App.ErrWriter, "replay: warning:", msg) },
 	}
 	if defaults {

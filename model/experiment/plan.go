@@ -72,6 +72,10 @@ type Options struct {
 	Placement        bool     // record placements in jobs.parquet (O(pieces) per job; the count allocator scatters jobs in many pieces)
 	Out              string   // output directory; "" → write nothing
 	Version          string   // tool version recorded in the files' metadata
+	// ReleaseTraces lets Run drop each trace's job records (t.Jobs = nil)
+	// once converted to engine jobs, to save memory: the caller must not use
+	// them afterwards.
+	ReleaseTraces bool
 	// MemoryLimit, when > 0, refuses a plan whose estimated memory
 	// (EstimateMemory) exceeds it, before anything runs.
 	MemoryLimit int64
@@ -98,6 +102,7 @@ type prepared struct {
 	t        *trace.Trace
 	m        policy.Machine
 	n        int // replayed jobs
+	records  int // jobs in the trace
 	rejected int
 	partial  int
 
@@ -221,7 +226,10 @@ func plan(traces []*trace.Trace, opt Options) ([]task, []*prepared, error) {
 			}
 			jobs = jobs[:w]
 		}
-		p.jobs, p.n, p.left = jobs, len(jobs), len(pairs)
+		p.jobs, p.n, p.left, p.records = jobs, len(jobs), len(pairs), len(t.Jobs)
+		if opt.ReleaseTraces {
+			t.Jobs = nil // converted: the engine jobs are all the runs need
+		}
 		preps = append(preps, p)
 		for _, pr := range pairs {
 			tasks = append(tasks, task{p, pr})

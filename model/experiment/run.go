@@ -34,7 +34,7 @@ func Run(traces []*trace.Trace, opt Options) ([]schema.Summary, error) {
 		if o.summary.Jobs == 0 && opt.Warn != nil {
 			p := o.tk.tr
 			opt.Warn(fmt.Sprintf("trace %s, %s/%s: no job counted (%d in the trace, %d rejected, %d filtered): its statistics are NaN",
-				p.t.Name, o.tk.pair.Alloc, o.tk.pair.Sched, len(p.t.Jobs), o.summary.Rejected, o.summary.Filtered))
+				p.t.Name, o.tk.pair.Alloc, o.tk.pair.Sched, p.records, o.summary.Rejected, o.summary.Filtered))
 		}
 		if s != nil {
 			err := s.write(o)

@@ -145,7 +145,7 @@ func metaOf(opt Options, preps []*prepared) schema.Meta {
 			params = json.RawMessage(schema.JSON(pv.Params))
 		}
 		ts = append(ts, schema.TraceInfo{Name: p.t.Name, Source: pv.Source, Generator: pv.Generator, Params: params,
-			Seed: pv.Seed, Load: pv.Load, Rep: int64(pv.Rep), Machine: p.m.String(), Jobs: int64(len(p.t.Jobs))})
+			Seed: pv.Seed, Load: pv.Load, Rep: int64(pv.Rep), Machine: p.m.String(), Jobs: int64(p.records)})
 	}
 	version := opt.Version
 	if version == "" {
