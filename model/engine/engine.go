@@ -581,12 +581,8 @@ func (e *sim) Migrate(j *policy.Job, delay float64) bool {
 		e.fail(fmt.Errorf("engine: t=%g: job %d: migration delay %g (want a finite delay ≥ 0)", e.now, j.ID, delay))
 		return false
 	}
-	b, ok := e.alloc.Allocate(j)
+	b, ok := e.allocate(j)
 	if !ok {
-		return false
-	}
-	if b == nil {
-		e.fail(fmt.Errorf("engine: t=%g: job %d: allocator returned a nil allocation", e.now, j.ID))
 		return false
 	}
 	e.startDyn()
@@ -699,16 +695,23 @@ func (e *sim) Start(j *policy.Job) bool {
 	if !ok {
 		return false
 	}
-	a, ok := e.alloc.Allocate(j)
+	a, ok := e.allocate(j)
 	if !ok {
-		return false
-	}
-	if a == nil {
-		e.fail(fmt.Errorf("engine: t=%g: job %d: allocator returned a nil allocation", e.now, j.ID))
 		return false
 	}
 	e.begin(i, a)
 	return true
+}
+
+// allocate asks the allocator for j's processors; a nil allocation is the
+// allocator's bug and fails the run.
+func (e *sim) allocate(j *policy.Job) (policy.Allocation, bool) {
+	a, ok := e.alloc.Allocate(j)
+	if ok && a == nil {
+		e.fail(fmt.Errorf("engine: t=%g: job %d: allocator returned a nil allocation", e.now, j.ID))
+		return nil, false
+	}
+	return a, ok
 }
 
 // startOn starts the waiting job j on a, a completing job's allocation

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -62,12 +63,12 @@ func jobRows(o *output, tau float64, emit func([]schema.Job) error) error {
 	rep := int64(p.t.Provenance.Rep)
 	load := p.t.Provenance.Load
 	var order []int32
-	if !slices.IsSortedFunc(jobs, func(a, b policy.Job) int { return cmpID(a.ID, b.ID) }) {
+	if !slices.IsSortedFunc(jobs, func(a, b policy.Job) int { return cmp.Compare(a.ID, b.ID) }) {
 		order = make([]int32, len(jobs))
 		for i := range order {
 			order[i] = int32(i)
 		}
-		slices.SortStableFunc(order, func(a, b int32) int { return cmpID(jobs[a].ID, jobs[b].ID) })
+		slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(jobs[a].ID, jobs[b].ID) })
 	}
 	rows := make([]schema.Job, 0, min(chunkRows, len(jobs)))
 	var pieces []schema.Piece
@@ -121,16 +122,6 @@ func jobRows(o *output, tau float64, emit func([]schema.Job) error) error {
 		}
 	}
 	return flush()
-}
-
-func cmpID(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // seriesRows calls emit with the run's series rows in chunks.
