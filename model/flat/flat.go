@@ -4,8 +4,11 @@
 // Two allocators:
 //
 //   - count: any free processors (ProcSimity's and Batsim/batsched's "basic"
-//     selection). It keeps the free processors on a stack, so allocating k
-//     processors costs O(k); it hands out the most recently freed ones first.
+//     selection), the lowest-numbered first (as batsched takes the leftmost
+//     free machines). The free processors are a bitmap: an allocation is a
+//     few ranges, and costs O(ranges + words scanned) rather than O(k). Only
+//     the count matters to a schedule: which processors a job gets never
+//     changes when it starts.
 //   - contig: the first-fit contiguous range of processor numbers on a line
 //     (batsched's "contiguous" selection): the lowest start index whose next
 //     k processors are all free. Kept for comparison: on a flat machine
@@ -13,8 +16,9 @@
 //     enough processors are free).
 //
 // Both implement policy.NodeLister, so the engine's checker can prove that
-// no processor is held twice, and policy.Placer, so that placements are
-// recorded as ranges in O(pieces).
+// no processor is held twice, policy.Placer, so that placements are
+// recorded as ranges in O(pieces), and policy.Feasibility, so that a job
+// larger than the machine is rejected rather than left waiting forever.
 package flat
 
 import (
@@ -29,7 +33,7 @@ func Allocators() []policy.AllocatorSpec {
 	return []policy.AllocatorSpec{
 		{
 			Name:  "count",
-			Doc:   "any free processors (ProcSimity/batsched \"basic\"); a free-processor stack, O(k) per allocation",
+			Doc:   "any free processors (ProcSimity/batsched \"basic\"), lowest-numbered first; a free-processor bitmap, O(ranges) per allocation",
 			Kinds: []string{policy.Flat},
 			New: func(m policy.Machine, p policy.Params) (policy.Allocator, error) {
 				if err := p.Check(); err != nil {
@@ -58,11 +62,16 @@ func Allocators() []policy.AllocatorSpec {
 	}
 }
 
-// Count is the "count" allocator: any free processors.
+// Count is the "count" allocator: any free processors, the
+// lowest-numbered first. The free processors are a bitmap, so an allocation
+// costs O(pieces + words scanned), not O(k), and holds few ranges; a clone
+// copies N/64 words.
 type Count struct {
-	free []int32 // stack of free processor numbers
+	bits []uint64 // bit q%64 of word q/64 set: processor q free
+	free int
 	size int
-	pool [33][]*Procs // released allocations by capacity class, for reuse
+	lo   int      // every word below lo is zero
+	pool []*Procs // released allocations, for reuse
 	// clone is set on copies made by Clone. A planning copy may be asked to
 	// release the allocations of running jobs, which the original still
 	// owns: it must leave them intact rather than recycle them.
@@ -71,99 +80,164 @@ type Count struct {
 
 // NewCount returns a count allocator for n processors, all free.
 func NewCount(n int) *Count {
-	c := &Count{free: make([]int32, n), size: n}
-	for i := range c.free {
-		c.free[i] = int32(n - 1 - i) // processor 0 on top
+	c := &Count{bits: make([]uint64, (n+63)/64), free: n, size: n}
+	if n > 0 {
+		c.set(0, n)
 	}
 	return c
 }
 
-// Procs is an allocation of the count allocator: a list of processor
-// numbers. Its storage is recycled once released by the allocator that made
-// it: an allocation must not be used after that Release. (Releasing it on a
-// Clone leaves it intact.)
-type Procs struct{ list []int32 }
+// span is the processors lo..lo+n−1.
+type span struct{ lo, n int32 }
+
+// Procs is an allocation of the count allocator: ranges of processor
+// numbers, in increasing order, never adjacent. Its storage is recycled
+// once released by the allocator that made it: an allocation must not be
+// used after that Release. (Releasing it on a Clone leaves it intact.)
+type Procs struct {
+	runs []span
+	n    int
+}
 
 // Procs implements policy.Allocation.
-func (p *Procs) Procs() int { return len(p.list) }
+func (p *Procs) Procs() int { return p.n }
+
+// add appends the processors lo..lo+n−1, extending the last run when they
+// follow it.
+func (p *Procs) add(lo, n int32) {
+	if r := len(p.runs) - 1; r >= 0 && p.runs[r].lo+p.runs[r].n == lo {
+		p.runs[r].n += n
+		return
+	}
+	p.runs = append(p.runs, span{lo, n})
+}
 
 // Nodes implements policy.NodeLister.
 func (p *Procs) Nodes(dst []int) []int {
-	for _, q := range p.list {
-		dst = append(dst, int(q))
-	}
-	return dst
-}
-
-// Placement implements policy.Placer: the processors in the order held,
-// runs of consecutive numbers (ascending or descending, as the stack hands
-// them out) coalesced into ranges, in O(k) without sorting. The pieces
-// partition the processors held; they are not sorted.
-func (p *Procs) Placement(dst []policy.Piece) []policy.Piece {
-	l := p.list
-	for i := 0; i < len(l); {
-		k := i + 1
-		switch {
-		case k < len(l) && l[k] == l[i]+1:
-			for k < len(l) && l[k] == l[k-1]+1 {
-				k++
-			}
-			dst = append(dst, policy.Range(int(l[i]), k-i))
-		case k < len(l) && l[k] == l[i]-1:
-			for k < len(l) && l[k] == l[k-1]-1 {
-				k++
-			}
-			dst = append(dst, policy.Range(int(l[k-1]), k-i))
-		default:
-			dst = append(dst, policy.Range(int(l[i]), 1))
+	for _, r := range p.runs {
+		for q := int(r.lo); q < int(r.lo+r.n); q++ {
+			dst = append(dst, q)
 		}
-		i = k
 	}
 	return dst
 }
 
-// Allocate takes j.Procs processors off the free stack.
+// Placement implements policy.Placer: the ranges held, in increasing
+// order, O(pieces).
+func (p *Procs) Placement(dst []policy.Piece) []policy.Piece {
+	for _, r := range p.runs {
+		dst = append(dst, policy.Range(int(r.lo), int(r.n)))
+	}
+	return dst
+}
+
+// Allocate takes the j.Procs lowest-numbered free processors.
 func (c *Count) Allocate(j *policy.Job) (policy.Allocation, bool) {
 	k := j.Procs
-	if k <= 0 || k > len(c.free) {
+	if k <= 0 || k > c.free {
 		return nil, false
 	}
-	n := len(c.free) - k
-	cl := bits.Len(uint(k - 1)) // capacity class: 1<<cl >= k
 	var a *Procs
-	if p := c.pool[cl]; len(p) > 0 {
-		a = p[len(p)-1]
-		c.pool[cl] = p[:len(p)-1]
-		a.list = a.list[:k]
+	if n := len(c.pool); n > 0 {
+		a = c.pool[n-1]
+		c.pool = c.pool[:n-1]
 	} else {
-		a = &Procs{list: make([]int32, k, 1<<cl)}
+		a = &Procs{}
 	}
-	copy(a.list, c.free[n:])
-	c.free = c.free[:n]
+	need := k
+	i := c.lo
+	for ; ; i++ {
+		w := c.bits[i]
+		if w == 0 {
+			continue
+		}
+		q := int32(i << 6)
+		if w == ^uint64(0) && need >= 64 {
+			// A whole word: extend the last run or start one.
+			c.bits[i] = 0
+			a.add(q, 64)
+			if need -= 64; need == 0 {
+				i++
+				break
+			}
+			continue
+		}
+		for w != 0 {
+			s := bits.TrailingZeros64(w)
+			l := bits.TrailingZeros64(^(w >> uint(s))) // the run of free processors from s
+			if l > need {
+				l = need
+			}
+			w &^= (1<<uint(l) - 1) << uint(s) // l < 64 (a whole free word with need ≥ 64 took the branch above)
+			a.add(q+int32(s), int32(l))
+			if need -= l; need == 0 {
+				break
+			}
+		}
+		c.bits[i] = w
+		if need == 0 {
+			break
+		}
+	}
+	c.lo = i
+	c.free -= k
+	a.n = k
 	return a, true
 }
 
-// Release pushes the processors of a back on the free stack.
+// set marks processors lo..lo+n−1 (n ≥ 1) free.
+func (c *Count) set(lo, n int) {
+	i, j := lo>>6, (lo+n-1)>>6
+	first := ^uint64(0) << uint(lo&63)
+	last := ^uint64(0) >> uint(63-(lo+n-1)&63)
+	if i == j {
+		c.bits[i] |= first & last
+		return
+	}
+	c.bits[i] |= first
+	for k := i + 1; k < j; k++ {
+		c.bits[k] = ^uint64(0)
+	}
+	c.bits[j] |= last
+}
+
+// Release marks the processors of a free again.
 func (c *Count) Release(a policy.Allocation) {
 	p := a.(*Procs)
-	c.free = append(c.free, p.list...)
+	for _, r := range p.runs {
+		c.set(int(r.lo), int(r.n))
+	}
+	if len(p.runs) > 0 {
+		c.lo = min(c.lo, int(p.runs[0].lo)>>6)
+	}
+	c.free += p.n
 	if c.clone {
 		return
 	}
-	cl := bits.Len(uint(cap(p.list) - 1))
-	p.list = p.list[:0]
-	c.pool[cl] = append(c.pool[cl], p)
+	p.runs, p.n = p.runs[:0], 0
+	c.pool = append(c.pool, p)
+}
+
+// Feasible implements policy.Feasibility: a job larger than the machine
+// can never be placed.
+func (c *Count) Feasible(j *policy.Job) error { return feasible(j, c.size) }
+
+func feasible(j *policy.Job, size int) error {
+	if j.Procs > size {
+		return fmt.Errorf("needs %d processors, machine has %d", j.Procs, size)
+	}
+	return nil
 }
 
 // Free is the number of free processors.
-func (c *Count) Free() int { return len(c.free) }
+func (c *Count) Free() int { return c.free }
 
 // Size is the number of processors.
 func (c *Count) Size() int { return c.size }
 
 // Clone returns an independent copy.
 func (c *Count) Clone() policy.Allocator {
-	return &Count{free: append(make([]int32, 0, c.size), c.free...), size: c.size, clone: true}
+	return &Count{bits: append([]uint64(nil), c.bits...), free: c.free, size: c.size, lo: c.lo, clone: true}
 }
 
 // Contig is the "contig" allocator: first-fit contiguous ranges.
@@ -251,6 +325,10 @@ func (c *Contig) Release(a policy.Allocation) {
 		c.holes[i] = r
 	}
 }
+
+// Feasible implements policy.Feasibility: a job larger than the machine
+// can never be placed.
+func (c *Contig) Feasible(j *policy.Job) error { return feasible(j, c.size) }
 
 // Free is the number of free processors.
 func (c *Contig) Free() int { return c.free }

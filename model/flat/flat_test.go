@@ -162,3 +162,82 @@ func TestCloneReleaseLeavesOriginal(t *testing.T) {
 		})
 	}
 }
+
+// TestCountLowestFirst checks the count allocator against a plain set of
+// free processors on a machine of several words (the last one partial):
+// every allocation takes the lowest-numbered free processors, its
+// placement is its nodes as ascending, non-adjacent ranges, and a clone
+// plans independently.
+func TestCountLowestFirst(t *testing.T) {
+	const n = 200
+	c := NewCount(n)
+	free := make([]bool, n)
+	for i := range free {
+		free[i] = true
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	var held []policy.Allocation
+	for step := 0; step < 20000; step++ {
+		if len(held) > 0 && r.IntN(2) == 0 {
+			k := r.IntN(len(held))
+			for _, q := range held[k].(policy.NodeLister).Nodes(nil) {
+				free[q] = true
+			}
+			c.Release(held[k])
+			held = append(held[:k], held[k+1:]...)
+			continue
+		}
+		k := 1 + r.IntN(120)
+		var want []int
+		for q := 0; q < n && len(want) < k; q++ {
+			if free[q] {
+				want = append(want, q)
+			}
+		}
+		a, ok := c.Allocate(job(k))
+		if ok != (len(want) == k) {
+			t.Fatalf("step %d: allocate %d with %d free: ok=%v", step, k, c.Free()+k, ok)
+		}
+		if !ok {
+			continue
+		}
+		got := a.(policy.NodeLister).Nodes(nil)
+		if fmt.Sprint(got) != fmt.Sprint(want) || a.Procs() != k {
+			t.Fatalf("step %d: got %v, want %v", step, got, want)
+		}
+		var fromPieces []int
+		pl := a.(policy.Placer).Placement(nil)
+		for i, p := range pl {
+			if i > 0 && pl[i-1].X+pl[i-1].W >= p.X {
+				t.Fatalf("step %d: pieces %v not ascending and apart", step, pl)
+			}
+			fromPieces = p.AppendNodes(policy.Machine{Kind: policy.Flat, Procs: n}, fromPieces)
+		}
+		if fmt.Sprint(fromPieces) != fmt.Sprint(want) {
+			t.Fatalf("step %d: placement %v, nodes %v", step, pl, want)
+		}
+		for _, q := range want {
+			free[q] = false
+		}
+		held = append(held, a)
+		if step%1000 == 0 {
+			cl := c.Clone()
+			f := c.Free()
+			for _, h := range held {
+				cl.Release(h)
+			}
+			if cl.Free() != n || c.Free() != f {
+				t.Fatalf("clone free %d (want %d), original %d (want %d)", cl.Free(), n, c.Free(), f)
+			}
+			if b, ok := cl.Allocate(job(n)); !ok || fmt.Sprint(b.(policy.Placer).Placement(nil)) != fmt.Sprint([]policy.Piece{policy.Range(0, n)}) {
+				t.Fatalf("clone: whole machine not one range")
+			}
+		}
+	}
+	if err := c.Feasible(job(n + 1)); err == nil {
+		t.Error("a job larger than the machine is feasible")
+	}
+	if err := c.Feasible(job(n)); err != nil {
+		t.Error(err)
+	}
+}
