@@ -1,6 +1,6 @@
 package traces
 
-// The flat family: flat:128, uniform sizes 1..128, seed 001's H2 service
+// The flat family: flat:128, uniform sizes 1..128, Mohapatra, Yu & Das 1995's H2 service
 // (α = 0.95, C_x = 4) with mean 10, loads 0.3..0.9, 2000 jobs, three
 // replications, common random numbers across loads, sweep seed 1 (see the
 // package doc).

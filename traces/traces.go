@@ -7,7 +7,7 @@
 //
 //   - flat/: flat:128, job sizes uniform on 1..128, two-stage
 //     hyperexponential service times in the parameterisation of Mohapatra,
-//     Yu and Das (seed 001 §4: α = 0.95, C_x = 4) with mean 10, Poisson
+//     Yu and Das (1995, §4: α = 0.95, C_x = 4) with mean 10, Poisson
 //     arrivals at offered loads 0.3, 0.4, ..., 0.9
 //     (λ = ρ·128/(64.5·10)), 2000 jobs each, exact estimates, three
 //     independent replications (rep01..rep03), each generated with common

@@ -19,15 +19,15 @@ var generatorCommands = []*cli.Command{workloadCommand(), malleableCommand(), lu
 func workloadFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "machine", Value: "flat:128", Usage: "machine: flat:N, mesh:WxH or cube:n"},
-		&cli.StringFlag{Name: "size", Value: "uniform", Usage: "job sizes; mesh: uniform, increasing, decreasing, square-uniform, square-increasing, square-decreasing, exponential (Chu §3 / Zhu); cube: uniform, normal (seed 001 §4); flat: uniform, exponential, log2"},
+		&cli.StringFlag{Name: "size", Value: "uniform", Usage: "job sizes; mesh: uniform, increasing, decreasing, square-uniform, square-increasing, square-decreasing, exponential (Chu §3 / Zhu); cube: uniform, normal (Mohapatra, Yu & Das 1995 §4); flat: uniform, exponential, log2"},
 		&cli.Float64Flag{Name: "size-mean", Usage: "exponential sizes: mean of the exponential before truncation (default: a quarter of the largest size)"},
 		&cli.IntFlag{Name: "size-max", Usage: "largest request: mesh side, flat processors or cube dimension (default: the machine's limit; cube: n−1)"},
 		&cli.StringFlag{Name: "service", Value: "exp", Usage: "service time: exp, uniform (0..2·mean), det, h2"},
-		&cli.Float64Flag{Name: "mean", Value: 10, Usage: "mean service (residence) time; Chu's EXTM = 10, seed 001 uses 5"},
-		&cli.Float64Flag{Name: "cv", Value: 4, Usage: "h2: coefficient of variation C_x (seed 001: 4)"},
-		&cli.Float64Flag{Name: "h2-alpha", Value: 0.95, Usage: "h2: probability of the short branch α (seed 001: 0.95)"},
-		&cli.StringFlag{Name: "h2", Value: "alpha", Usage: "h2 parameterisation: alpha (seed 001, uses --h2-alpha) or balanced (balanced means, seed 004)"},
-		&cli.StringFlag{Name: "coupling", Value: "dependent", Usage: "size–demand coupling (seed 001): dependent (residence independent of size) or independent (demand shared, residence = demand/procs)"},
+		&cli.Float64Flag{Name: "mean", Value: 10, Usage: "mean service (residence) time; Chu's EXTM = 10, Mohapatra, Yu & Das 1995 use 5"},
+		&cli.Float64Flag{Name: "cv", Value: 4, Usage: "h2: coefficient of variation C_x (Mohapatra, Yu & Das 1995: 4)"},
+		&cli.Float64Flag{Name: "h2-alpha", Value: 0.95, Usage: "h2: probability of the short branch α (Mohapatra, Yu & Das 1995: 0.95)"},
+		&cli.StringFlag{Name: "h2", Value: "alpha", Usage: "h2 parameterisation: alpha (Mohapatra, Yu & Das 1995, uses --h2-alpha) or balanced (balanced means, Guha 1995)"},
+		&cli.StringFlag{Name: "coupling", Value: "dependent", Usage: "size–demand coupling (Mohapatra, Yu & Das 1995): dependent (residence independent of size) or independent (demand shared, residence = demand/procs)"},
 		&cli.StringFlag{Name: "estimates", Value: "exact", Usage: "user estimates: exact, eet:c=C (Chu §7.3: Normal(y, c·y) clipped at 0) or factor:x=X"},
 		&cli.StringFlag{Name: "arrivals", Value: "poisson", Usage: "inter-arrival times: poisson (exponential), uniform (0..2·IAT) or det"},
 		&cli.IntFlag{Name: "jobs", Value: 50000, Usage: "number of jobs (Chu: 50,000 per run)"},
@@ -186,7 +186,7 @@ func writeQuiet(path string, t *trace.Trace) error {
 func workloadCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "workload",
-		Usage: "rigid jobs on a flat machine, mesh or hypercube (Chu 1995 §3, Mohapatra et al. seed 001 §4, GABL seed 002)",
+		Usage: "rigid jobs on a flat machine, mesh or hypercube (Chu 1995 §3, Mohapatra, Yu & Das 1995 §4, Bani-Mohammad et al. 2006)",
 		Flags: concat(workloadFlags(), loadFlags(), []cli.Flag{outputFlag("output trace (.parquet, .swf or .swf.gz)")}),
 		Action: func(c *cli.Context) error {
 			s, err := workloadSpec(c)

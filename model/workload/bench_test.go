@@ -3,7 +3,7 @@ package workload
 import "testing"
 
 // BenchmarkGenerate1M generates 1,000,000 jobs of Chu's mesh model with
-// seed 001's H2 service times (goal: < 2 s).
+// Mohapatra, Yu & Das 1995's H2 service times (goal: < 2 s).
 func BenchmarkGenerate1M(b *testing.B) {
 	s := WorkloadSpec{Machine: "mesh:32x32", Size: SizeSpec{Dist: SizeIncreasing}, Service: Service{Kind: ServiceH2, Mean: 10, CV: 4, Alpha: 0.95}, Estimates: Estimates{Kind: EstimatesEET, C: 0.5}, Arrivals: Arrivals{Load: 0.5, Jobs: 1000000}, Seed: 1}
 	b.ReportAllocs()

@@ -7,10 +7,10 @@
 //     hypercube, with Poisson, uniform or deterministic arrivals, the mesh
 //     size distributions of Chu (1995) §3 / Zhu (uniform, increasing,
 //     decreasing, square, exponential sides), the hypercube dimension
-//     distributions of Mohapatra, Yu and Das (seed 001 §4: uniform and the
+//     distributions of Mohapatra, Yu and Das (1995, §4: uniform and the
 //     truncated "normal" table), flat sizes (uniform, exponential,
 //     power-of-two), and service times that are exponential, uniform,
-//     deterministic or two-stage hyperexponential (seed 001's α/C_x form or
+//     deterministic or two-stage hyperexponential (Mohapatra, Yu & Das's α/C_x form or
 //     balanced means), with dependent or independent size–demand coupling.
 //   - Malleable (malleable.go): Guha's (1995, York CS-95-03) malleable jobs,
 //     with work W from a balanced-means H2, effective efficiency ε, and an

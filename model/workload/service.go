@@ -9,15 +9,15 @@ import (
 // Service-time distributions (flag --service).
 const (
 	ServiceExp     = "exp"     // exponential (Chu §3; GABL A.4)
-	ServiceUniform = "uniform" // uniform on (0, 2·mean) (seed 001 §4; range inferred)
+	ServiceUniform = "uniform" // uniform on (0, 2·mean) (Mohapatra, Yu & Das 1995 §4; range inferred)
 	ServiceDet     = "det"     // deterministic, always the mean
-	ServiceH2      = "h2"      // two-stage hyperexponential (seed 001 §4, seed 004 §3.1)
+	ServiceH2      = "h2"      // two-stage hyperexponential (Mohapatra, Yu & Das 1995 §4; Guha 1995 §3.1)
 )
 
 // H2 parameterisations.
 const (
-	H2Alpha    = "alpha"    // seed 001: branch probability α, C_x; branch means from the paper's formulas
-	H2Balanced = "balanced" // seed 004: balanced means, p₁ = ½(1+√((C²−1)/(C²+1)))
+	H2Alpha    = "alpha"    // Mohapatra, Yu & Das 1995: branch probability α, C_x; branch means from the paper's formulas
+	H2Balanced = "balanced" // Guha 1995: balanced means, p₁ = ½(1+√((C²−1)/(C²+1)))
 )
 
 // Service describes a service-time (or work) distribution by its mean.
@@ -40,13 +40,13 @@ type sampler struct {
 // H2Branches returns the branch probability p₁ and the branch means m₁ and
 // m₂ of the two-stage hyperexponential with the given mean and CV.
 //
-// With H2Alpha (Mohapatra, Yu and Das, seed 001 §4), p₁ = α and
+// With H2Alpha (Mohapatra, Yu and Das 1995, §4), p₁ = α and
 //
 //	m₂ = 1/λ_l = m + m·√((C²−1)·α / (2(1−α)))       (long branch)
 //	m₁ = 1/λ_s = m − m·√((C²−1)·(1−α) / (2α))       (short branch)
 //
 // (mean 5, C = 4, α = 0.95 gives 1.8586 and 64.687). With H2Balanced (Guha,
-// seed 004 §3.1: "hypergeometric", read as H2 with balanced means)
+// Guha 1995 §3.1: "hypergeometric", read as H2 with balanced means)
 // p₁ = ½(1+√((C²−1)/(C²+1))) and m_j = m/(2p_j).
 func H2Branches(form string, mean, cv, alpha float64) (p1, m1, m2 float64, err error) {
 	if !(cv >= 1) || math.IsInf(cv, 0) {

@@ -20,7 +20,7 @@ const (
 	SizeSquareIncreasing = "square-increasing" // mesh: w = h, one increasing draw
 	SizeSquareDecreasing = "square-decreasing" // mesh: w = h, one decreasing draw
 	SizeExponential      = "exponential"       // mesh sides or flat sizes: discretised truncated exponential
-	SizeNormal           = "normal"            // cube: seed 001's truncated normal dimension table
+	SizeNormal           = "normal"            // cube: Mohapatra, Yu & Das 1995's truncated normal dimension table
 	SizeLog2             = "log2"              // flat: 2^k with k uniform on 0..⌊log2 max⌋
 )
 
@@ -124,7 +124,7 @@ func expPMF(max int, mean float64) []float64 {
 	return pmf
 }
 
-// NormalDimPMF returns seed 001's "normal" dimension distribution
+// NormalDimPMF returns Mohapatra, Yu & Das 1995's "normal" dimension distribution
 // generalised to n dimensions 0..n−1: the standard normal density on
 // [−2.5σ, 2.5σ] is split into n equal-width intervals, and p_i is the area
 // of interval i renormalised by the area inside ±2.5σ. For n = 10 this is

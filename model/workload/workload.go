@@ -8,10 +8,10 @@ import (
 	"github.com/schedlab/schedlab/trace"
 )
 
-// Size–demand coupling (flag --coupling; seed 001 §4).
+// Size–demand coupling (flag --coupling; Mohapatra, Yu & Das 1995 §4).
 const (
 	// CouplingDependent: the residence time has the same distribution for
-	// every size, so larger jobs carry more total demand (seed 001's Table I).
+	// every size, so larger jobs carry more total demand (Mohapatra, Yu & Das 1995, Table I).
 	CouplingDependent = "dependent"
 	// CouplingIndependent: the total service demand x has the same
 	// distribution for every size, with mean E[processors]·mean, and the
@@ -28,11 +28,11 @@ const (
 // with E[processors] the exact mean of the size distribution (not a sample
 // mean) and mean the service mean (--mean). This is each paper's own
 // definition: Chu §3, load = n̄·EXTM/(N·IATM) with n̄ the mean requested
-// submesh size; seed 001 §4, λ = 2^n/(mean job size × mean residence)·rate,
+// submesh size; Mohapatra, Yu & Das 1995 §4, λ = 2^n/(mean job size × mean residence)·rate,
 // with "mean job size" read as the mean number of processors (the paper's
 // 6-cube example); under independent coupling the mean total demand is
 // E[processors]·mean by construction, so the same formula holds. GABL
-// (seed 002 §A.4) defines load as 1/IAT: pass --iat for it.
+// (Bani-Mohammad et al. 2006) defines load as 1/IAT: pass --iat for it.
 type WorkloadSpec struct {
 	Machine   string    // "flat:N", "mesh:WxH" or "cube:n"
 	Size      SizeSpec  // job-size distribution

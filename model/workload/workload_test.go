@@ -167,7 +167,7 @@ func TestCubeSizes(t *testing.T) {
 			}
 		}
 	}
-	// seed 001 §4: λ = 2^n/(mean size × mean residence)·rate ≈ 2.00·rate
+	// Mohapatra, Yu & Das 1995 §4: λ = 2^n/(mean size × mean residence)·rate ≈ 2.00·rate
 	// (uniform) and 3.89·rate (normal) with mean residence 5.
 	for size, perRate := range map[string]float64{SizeUniform: 2.00, SizeNormal: 3.89} {
 		s := flatSpec()
@@ -385,7 +385,7 @@ func TestEfficiencyCV(t *testing.T) {
 	}
 }
 
-// β from ε (seed 004 §2 table) and T(p).
+// β from ε (Guha 1995 §2 table) and T(p).
 func TestBetaAndRunTime(t *testing.T) {
 	for eps, want := range map[float64]float64{1: 0, 10: 10, 50: 98, 50.5: 100, 75: 296, 99: 9800} {
 		if b := Beta(eps, 100); math.Abs(b-want) > 1e-9 {
