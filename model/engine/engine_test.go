@@ -334,3 +334,28 @@ func TestWake(t *testing.T) {
 		t.Errorf("last %g queue area %g, want 8 and 10", res.Last, res.QueueArea)
 	}
 }
+
+// Jobs carries the mesh shape and the malleable characteristics, -1 when
+// unknown.
+func TestJobsShapeAndMalleable(t *testing.T) {
+	tr := &trace.Trace{}
+	for id := int64(1); id <= 3; id++ {
+		j := trace.NewJob(id)
+		j.Submit, j.Run, j.ReqProcs = 0, 5, 8
+		tr.Jobs = append(tr.Jobs, j)
+	}
+	tr.Jobs[0].Work, tr.Jobs[0].Efficiency, tr.Jobs[0].MaxParallelism = 1000, 87.5, 16
+	tr.Jobs[0].ReqWidth, tr.Jobs[0].ReqHeight = 4, 2
+	tr.Jobs[2].Work, tr.Jobs[2].Efficiency, tr.Jobs[2].MaxParallelism = math.NaN(), math.Inf(1), 0
+	jobs, rej := engine.Jobs(tr, policy.Machine{Kind: policy.Mesh, Procs: 64, Width: 8, Height: 8}, engine.EstimatesRequested)
+	if len(rej) != 0 {
+		t.Fatal(rej)
+	}
+	var got []string
+	for _, j := range jobs {
+		got = append(got, fmt.Sprintf("%dx%d %g %g %d", j.Width, j.Height, j.Work, j.Efficiency, j.MaxPar))
+	}
+	if g, w := strings.Join(got, " | "), "4x2 1000 87.5 16 | 0x0 -1 -1 -1 | 0x0 -1 -1 -1"; g != w {
+		t.Errorf("got %s, want %s", g, w)
+	}
+}

@@ -38,8 +38,9 @@ type Rejection struct {
 //     time ("actual" always uses the actual run time). An estimate shorter than the run time is kept:
 //     the job runs its actual time (policies see that it outran its estimate);
 //   - mesh shape: Width/Height from req_width/req_height when > 0, else 0;
-//   - malleable characteristics: Work and Efficiency as in the trace (-1
-//     unknown), MaxPar from max_parallelism when > 0, else -1.
+//   - malleable characteristics: Work and Efficiency from work and
+//     efficiency when ≥ 0 and finite, else -1 (unknown); MaxPar from
+//     max_parallelism when > 0, else -1 (no cap).
 //
 // Jobs come out sorted by (Submit, trace order), stably. An unknown
 // estimates mode is treated as "requested"; callers validate it with
@@ -74,7 +75,7 @@ func Jobs(t *trace.Trace, m policy.Machine, estimates string) ([]policy.Job, []R
 		j := policy.Job{
 			Index: i, ID: tj.ID, Submit: tj.Submit, Run: tj.Run, Estimate: est,
 			Procs: int(procs), User: tj.User, Start: -1, End: -1,
-			Work: tj.Work, Efficiency: tj.Efficiency, MaxPar: -1,
+			Work: known(tj.Work), Efficiency: known(tj.Efficiency), MaxPar: -1,
 		}
 		if tj.MaxParallelism > 0 && tj.MaxParallelism <= math.MaxInt32 {
 			j.MaxPar = int(tj.MaxParallelism)
@@ -92,6 +93,14 @@ func Jobs(t *trace.Trace, m policy.Machine, estimates string) ([]policy.Job, []R
 		sort.SliceStable(jobs, less)
 	}
 	return jobs, rej
+}
+
+// known returns x when it is a known quantity (≥ 0 and finite), else -1.
+func known(x float64) float64 {
+	if x >= 0 && !math.IsInf(x, 1) {
+		return x
+	}
+	return -1
 }
 
 // CheckEstimates returns an error unless mode is "requested" or "actual".

@@ -26,10 +26,12 @@ type Job struct {
 	User     int64   // SWF user id, -1 when unknown
 
 	// Malleable characteristics (Guha 1995), from the trace's work,
-	// efficiency and max_parallelism columns: -1 when unknown.
+	// efficiency and max_parallelism columns (engine.Jobs): -1 when
+	// unknown. A job built by hand may leave them 0: MaxPar ≤ 0 is no cap,
+	// and Work and Efficiency matter only to the malleable policies.
 	Work       float64 // total work W
 	Efficiency float64 // effective efficiency ε, percent
-	MaxPar     int     // parallelism cap N_i
+	MaxPar     int     // parallelism cap N_i; ≤ 0: none
 
 	Start float64    // start time; -1 until started
 	End   float64    // completion time; -1 until known
@@ -80,7 +82,8 @@ type System interface {
 	// and changes nothing, when j does not fit.
 	Start(j *Job) bool
 	// Running lists the running jobs in the order they started. The slice
-	// is owned by the engine and valid until the next Start or event.
+	// is owned by the engine and valid until the next Start, Suspend,
+	// Migrate or event.
 	Running() []*Job
 	// Wake asks the engine for a Schedule call at time t (> Now), for
 	// policies that act on timers rather than on arrivals and completions.
