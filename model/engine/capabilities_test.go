@@ -3,6 +3,8 @@ package engine_test
 import (
 	"errors"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/schedlab/schedlab/model/engine"
@@ -39,20 +41,38 @@ func (halfWhenShared) Rates(_ float64, running []*policy.Job, rate []float64) {
 // Worked by hand: flat:4. Job 1 (run 10) runs alone on [0,2): 8 left. Job
 // 2 (run 4) arrives at 2: both at half speed; job 2 needs 8 time units and
 // ends at 10, when job 1 has 8 − 4 = 4 left; alone again, job 1 ends at 14.
+// Job 3 (run 0) arrives at 4 and ends at once, whatever the rates.
 func TestProgressModel(t *testing.T) {
-	jobs := mk([4]float64{1, 0, 10, 1}, [4]float64{2, 2, 4, 1})
-	res, err := engine.Run(jobs, policy.Machine{Kind: policy.Flat, Procs: 4}, flat.NewCount(4), &fifo{},
-		engine.Options{Check: true, Progress: halfWhenShared{}, Series: true})
-	if err != nil {
-		t.Fatal(err)
+	for _, c := range []struct {
+		name  string
+		sched policy.Scheduler
+		opt   policy.ProgressModel
+	}{
+		{"options", &fifo{}, halfWhenShared{}},
+		{"scheduler", &paced{}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			jobs := mk([4]float64{1, 0, 10, 1}, [4]float64{2, 2, 4, 1}, [4]float64{3, 4, 0, 1})
+			res, err := engine.Run(jobs, policy.Machine{Kind: policy.Flat, Procs: 4}, flat.NewCount(4), c.sched,
+				engine.Options{Check: true, Progress: c.opt, Series: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if j := res.Jobs; j[0].End != 14 || j[1].End != 10 || j[2].Start != 4 || j[2].End != 4 || res.Last != 14 {
+				t.Errorf("ends %g %g %g, last %g; want 14 10 4, 14", j[0].End, j[1].End, j[2].End, res.Last)
+			}
+			// Busy: 1 on [0,2), 2 on [2,10), 1 on [10,14) = 2 + 16 + 4.
+			if res.BusyArea != 22 {
+				t.Errorf("busy area %g, want 22", res.BusyArea)
+			}
+		})
 	}
-	if j := res.Jobs; j[0].End != 14 || j[1].End != 10 || res.Last != 14 {
-		t.Errorf("ends %g %g, last %g; want 14 10 14", j[0].End, j[1].End, res.Last)
-	}
-	// Busy: 1 on [0,2), 2 on [2,10), 1 on [10,14) = 2 + 16 + 4.
-	if res.BusyArea != 22 {
-		t.Errorf("busy area %g, want 22", res.BusyArea)
-	}
+}
+
+// paced is FCFS that is its own progress model.
+type paced struct {
+	fifo
+	halfWhenShared
 }
 
 // Without a progress model, or with one that keeps every rate at 1, a job
@@ -281,3 +301,223 @@ func TestFractionalShare(t *testing.T) {
 var _ policy.Handoff = (*lazy)(nil)
 var _ policy.Feasibility = (*small)(nil)
 var _ policy.Clocked = (*small)(nil)
+
+// equi hands out allocations whose share the scheduler sets (malleable
+// equipartition): a share starts at 0 and follows *share.
+type equi struct{ *flat.Count }
+
+type eqAlloc struct {
+	policy.Allocation
+	share *float64
+}
+
+func (a eqAlloc) Share() float64 { return *a.share }
+
+func (q equi) Allocate(j *policy.Job) (policy.Allocation, bool) {
+	a, ok := q.Count.Allocate(j)
+	if !ok {
+		return nil, false
+	}
+	return eqAlloc{a, new(float64)}, true
+}
+func (q equi) Release(a policy.Allocation) { q.Count.Release(a.(eqAlloc).Allocation) }
+
+// equiSched starts every job at once and shares the 4 processors equally
+// among the running jobs.
+type equiSched struct{ fifo }
+
+func (s *equiSched) Schedule(sys policy.System) {
+	s.fifo.Schedule(sys)
+	run := sys.Running()
+	for _, j := range run {
+		*j.Alloc.(eqAlloc).share = 4 / float64(len(run))
+	}
+}
+
+// Worked by hand: flat:4, equipartition. Job 1 (run 10) holds 4 on [0,2),
+// 2 on [2,6) while job 2 (run 4) holds the other 2, then 4 on [6,10): it
+// held (8 + 8 + 16)/10 = 3.2 on average, job 2 exactly 2; the machine is
+// full throughout.
+func TestChangingShares(t *testing.T) {
+	jobs := mk([4]float64{1, 0, 10, 1}, [4]float64{2, 2, 4, 1})
+	res, err := engine.Run(jobs, policy.Machine{Kind: policy.Flat, Procs: 4}, equi{flat.NewCount(4)}, &equiSched{},
+		engine.Options{Check: true, Series: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.AllocProcs[0] != 3.2 || res.AllocProcs[1] != 2 || res.BusyArea != 40 {
+		t.Errorf("alloc %v busy area %g; want [3.2 2] and 40", res.AllocProcs, res.BusyArea)
+	}
+	if got, want := fmt.Sprint(res.Series), "[{0 4 1 0} {2 4 2 0} {6 4 1 0} {10 0 0 0}]"; got != want {
+		t.Errorf("series %s, want %s", got, want)
+	}
+}
+
+// Every placement a job held is recorded: the ones it left at suspensions
+// and migrations in the event log, the last in Placement.
+func TestEventPlacements(t *testing.T) {
+	m := policy.Machine{Kind: policy.Flat, Procs: 4}
+	r := func(lo, n int) string { return fmt.Sprint([]policy.Piece{policy.Range(lo, n)}) }
+	// TestMigrate's run: job 1 moves from 0-1 to 2-3 at 2.
+	res, err := engine.Run(mk([4]float64{1, 0, 10, 2}), m, flat.NewContig(4), &mover{}, engine.Options{Check: true, Placement: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Events) != 1 || fmt.Sprint(res.EventPlacement(0)) != r(0, 2) || fmt.Sprint(res.Placement(0)) != r(2, 2) {
+		t.Errorf("events %v left %v, placement %v; want a migration from 0-1 to 2-3", res.Events, res.EventPlacement(0), res.Placement(0))
+	}
+	// TestSuspendResume's run: job 1 leaves 0-3 at 3 and resumes on 0-3.
+	res, err = engine.Run(mk([4]float64{1, 0, 10, 4}, [4]float64{2, 1, 2, 4}), m, flat.NewCount(4), &preempter{},
+		engine.Options{Check: true, Placement: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Events) != 2 || fmt.Sprint(res.EventPlacement(0)) != r(0, 4) || res.EventPlacement(1) != nil ||
+		fmt.Sprint(res.Placement(0)) != r(0, 4) || res.AllocProcs[0] != 4 {
+		t.Errorf("events %v left %v %v, placement %v, alloc %g", res.Events, res.EventPlacement(0), res.EventPlacement(1), res.Placement(0), res.AllocProcs[0])
+	}
+	// Without Options.Placement nothing is recorded.
+	res, err = engine.Run(mk([4]float64{1, 0, 10, 2}), m, flat.NewContig(4), &mover{}, engine.Options{})
+	if err != nil || res.EventPlacement(0) != nil || res.Placement(0) != nil {
+		t.Errorf("placements recorded without the option (%v)", err)
+	}
+}
+
+// chaos is FCFS that, at every pass, suspends or migrates running jobs at
+// random (never during a migration delay), and resumes suspended jobs
+// before starting new ones.
+type chaos struct {
+	fifo
+	r         *rand.Rand
+	suspended []*policy.Job
+	delays    map[int64]float64 // total migration delay per job ID
+	calm      map[int64]float64 // end of the current delay per job ID
+}
+
+func (c *chaos) Schedule(s policy.System) {
+	pre := s.(policy.Preemptor)
+	now := s.Now()
+	for _, j := range append([]*policy.Job(nil), s.Running()...) {
+		if c.calm[j.ID] > now {
+			continue
+		}
+		switch x := c.r.IntN(10); {
+		case x == 0:
+			if !pre.Suspend(j) {
+				panic("suspend failed")
+			}
+			c.suspended = append(c.suspended, j)
+		case x == 1:
+			d := float64(c.r.IntN(3)) / 2
+			if pre.Migrate(j, d) {
+				c.delays[j.ID] += d
+				c.calm[j.ID] = now + d
+			}
+		}
+	}
+	for len(c.suspended) > 0 && s.Start(c.suspended[0]) {
+		c.suspended = c.suspended[1:]
+	}
+	if len(c.suspended) == 0 {
+		c.fifo.Schedule(s)
+	}
+}
+func (c *chaos) Waiting() int { return len(c.q) + len(c.suspended) }
+
+// Random suspensions and migrations under the invariant checker: every job
+// ends once, holds what it asked for, and runs for exactly its run time
+// plus its migration delays, reconstructed from the event log.
+func TestPreemptionProperty(t *testing.T) {
+	for _, name := range []string{"count", "contig"} {
+		for seed := uint64(1); seed <= 20; seed++ {
+			jobs := randomJobs(200, 16, int(seed))
+			m := policy.Machine{Kind: policy.Flat, Procs: 16}
+			var a policy.Allocator = flat.NewCount(16)
+			if name == "contig" {
+				a = flat.NewContig(16)
+			}
+			c := &chaos{r: rand.New(rand.NewPCG(seed, 9)), delays: map[int64]float64{}, calm: map[int64]float64{}}
+			res, err := engine.Run(jobs, m, a, c, engine.Options{Check: true, Placement: true})
+			if err != nil {
+				t.Fatalf("%s seed %d: %v", name, seed, err)
+			}
+			ran := make([]float64, len(jobs))
+			from := make([]float64, len(jobs))
+			for i, j := range res.Jobs {
+				from[i] = j.Start
+			}
+			for k, ev := range res.Events {
+				i := ev.Index
+				switch ev.Kind {
+				case engine.Suspended:
+					ran[i] += ev.Time - from[i]
+				case engine.Resumed:
+					from[i] = ev.Time
+				}
+				if (ev.Kind == engine.Resumed) != (res.EventPlacement(k) == nil) {
+					t.Fatalf("%s seed %d: event %d (%v) left placement %v", name, seed, k, ev, res.EventPlacement(k))
+				}
+			}
+			for i, j := range res.Jobs {
+				ran[i] += j.End - from[i]
+				want := j.Run + c.delays[j.ID]
+				if math.Abs(ran[i]-want) > 1e-9*max(1, want) || res.AllocProcs[i] != float64(j.Procs) {
+					t.Fatalf("%s seed %d: job %d ran %g, want %g (alloc %g)", name, seed, j.ID, ran[i], want, res.AllocProcs[i])
+				}
+			}
+			if len(res.Events) == 0 {
+				t.Fatalf("%s seed %d: nothing happened", name, seed)
+			}
+		}
+	}
+}
+
+// A rounding allocator migrates a job onto a different number of
+// processors: AllocProcs is the time average. Job 1 (1 processor, run 10)
+// holds 1 on [0,2) and 2 on [2,10): (2 + 16)/10 = 1.8.
+func TestMigrateAverage(t *testing.T) {
+	a := &rounding{Count: flat.NewCount(4)}
+	res, err := engine.Run(mk([4]float64{1, 0, 10, 1}), policy.Machine{Kind: policy.Flat, Procs: 4}, a, &mover{},
+		engine.Options{Check: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The delay of 1 keeps the job on its 2 processors without progress: it
+	// ends at 11, holding 1 on [0,2) and 2 on [2,11): (2 + 18)/11.
+	if j := res.Jobs[0]; j.End != 11 || res.AllocProcs[0] != 20.0/11 || res.BusyArea != 20 {
+		t.Errorf("end %g alloc %g busy area %g; want 11, 20/11, 20", j.End, res.AllocProcs[0], res.BusyArea)
+	}
+}
+
+// rounding gives its second and later allocations one processor more than
+// asked.
+type rounding struct {
+	*flat.Count
+	n int
+}
+
+func (r *rounding) Allocate(j *policy.Job) (policy.Allocation, bool) {
+	r.n++
+	if r.n == 1 {
+		return r.Count.Allocate(j)
+	}
+	k := *j
+	k.Procs++
+	return r.Count.Allocate(&k)
+}
+
+// A flat allocator rejects a job larger than the machine on arrival, with
+// the reason, instead of a deadlock.
+func TestFlatFeasibility(t *testing.T) {
+	for _, a := range []policy.Allocator{flat.NewCount(4), flat.NewContig(4)} {
+		res, err := engine.Run(mk([4]float64{1, 0, 5, 2}, [4]float64{2, 1, 5, 5}), policy.Machine{Kind: policy.Flat, Procs: 4}, a, &fifo{},
+			engine.Options{Check: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Rejected) != 1 || res.Rejected[0].ID != 2 || res.Rejected[0].Reason != "needs 5 processors, machine has 4" ||
+			res.Jobs[1].Start != -1 || res.Jobs[1].End != -1 || res.Last != 5 {
+			t.Errorf("%T: rejected %+v, job 2 %+v, last %g", a, res.Rejected, res.Jobs[1], res.Last)
+		}
+	}
+}

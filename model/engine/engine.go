@@ -7,10 +7,12 @@
 // At one instant the engine
 //
 //  1. completes every job that ends then, in (end, job ID) order: it
-//     releases the job's processors and calls Scheduler.Finished;
-//  2. admits every job that arrives then, in trace order (Scheduler.Submit);
+//     offers the job's allocation to a policy.Handoff scheduler, releases
+//     it unless handed off, and calls Scheduler.Finished;
+//  2. admits every job that arrives then, in trace order (Scheduler.Submit),
+//     after rejecting those a policy.Feasibility allocator cannot place;
 //  3. drops the timers (System.Wake) that are due, and calls
-//     Scheduler.Schedule once.
+//     Scheduler.Schedule once (then the progress model, if any).
 //
 // A job started at time t with run time 0 ends at t: its completion is
 // processed at once and followed by another Schedule call at t, until
@@ -21,31 +23,47 @@
 // The engine is topology-blind: it knows a job's processor count and
 // residence time; the allocator decides where, the scheduler decides when.
 //
-// # Capabilities (model/policy's optional interfaces)
+// # Extension points (model/policy's optional interfaces)
 //
-//   - Placements: with Options.Placement the engine records where each job
-//     ran as pieces (policy.Placer, else policy.NodeLister grouped into
-//     ranges), in one arena: O(pieces) per job (Result.Placement).
-//   - policy.Clocked allocators learn the time of every event instant.
-//   - policy.Feasibility allocators reject, on arrival, jobs that could
-//     never be placed (Result.Rejected), instead of a deadlock.
-//   - A policy.ProgressModel (Options.Progress) sets the rate at which each
-//     running job's remaining work drains; completions are re-keyed in the
-//     indexed completion heap, and the makespan is the last real completion.
-//     Without one, a job started at t ends at exactly t + Run.
-//   - policy.Handoff schedulers keep a completing job's allocation for a
-//     waiting job (lazy scheduling).
-//   - The System is a policy.Preemptor: Suspend (the job resumes later with
-//     its remaining work) and Migrate (a fresh allocation and a delay). Job
-//     Start stays the first start; Result counts suspensions and
-//     migrations per job and logs them (Result.Events).
-//   - Fractional shares: an allocation that is a policy.Sharer holds
-//     Share() processors; busy time and AllocProcs are float64.
+// Each is an optional interface, found by type assertion (as io.Copy finds
+// io.WriterTo): a policy that needs none implements none, and a rigid run
+// is exactly what it was before they existed (a job started at t ends at
+// exactly t + Run).
+//
+//   - Placements (Options.Placement): where each job ran, as pieces in the
+//     machine's node numbering (policy.Piece), from policy.Placer, else
+//     policy.NodeLister grouped into flat ranges; one arena for the run,
+//     O(pieces) per job (Result.Placement, Result.EventPlacement).
+//   - policy.Clocked allocators get SetNow(t) at every event instant,
+//     before any Allocate or Release at that instant.
+//   - policy.Feasibility allocators reject, on arrival, a job they could
+//     never place (Result.Rejected; Start = End = -1; never submitted)
+//     instead of a deadlock.
+//   - policy.ProgressModel (Options.Progress, else the scheduler when it
+//     implements it) sets, after every scheduling pass, the rate at which
+//     each running job's remaining work drains (network contention,
+//     malleable speed-up). The engine keeps each job's remaining work and
+//     rate once a model, a suspension or a migration needs them, re-keys
+//     changed completions in the indexed completion heap (compHeap: fix,
+//     remove in O(log n)), and takes the makespan from real completions.
+//   - policy.Handoff schedulers may give a completing job's allocation
+//     straight to a waiting job, before the allocator sees it released
+//     (lazy scheduling).
+//   - The System is a policy.Preemptor: Suspend (the job keeps its
+//     remaining work and waits again; the scheduler requeues it, and Start
+//     resumes it) and Migrate (a fresh allocation, no progress during a
+//     delay). Job.Start stays the first start; Result.Suspensions,
+//     Migrations and Events record the rest, and Options.Check follows
+//     every transition.
+//   - policy.Sharer allocations hold fractional shares, read at the start
+//     and after every pass: busy time, the series and AllocProcs are
+//     float64 (AllocProcs a time average when the share changed).
 package engine
 
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/schedlab/schedlab/model/policy"
@@ -66,7 +84,8 @@ type Options struct {
 	Series bool
 	// Placement records, for every job, where it ran last (Result.Placement).
 	Placement bool
-	// Progress, when set, sets the rate at which running jobs progress.
+	// Progress, when set, sets the rate at which running jobs progress;
+	// when nil, a scheduler that is a policy.ProgressModel does.
 	Progress policy.ProgressModel
 }
 
@@ -83,9 +102,12 @@ type Result struct {
 	// Jobs is the slice given to Run, with Start and End set (Alloc is nil
 	// again once a job has completed).
 	Jobs []policy.Job
-	// AllocProcs[i] is the number of processors Jobs[i] held (it may exceed
-	// the request when the allocator rounds up; fractional for a
-	// policy.Sharer), in its last allocation.
+	// AllocProcs[i] is the number of processors Jobs[i] held: exactly its
+	// allocation's Procs (which may exceed the request when the allocator
+	// rounds up), or Share for a policy.Sharer; when that number changed
+	// during the job's residence (a share changed, a resumption or a
+	// migration onto another number), the time average over the intervals
+	// in which the job held processors.
 	AllocProcs []float64
 	// Pieces holds every recorded placement (Options.Placement); job i's
 	// is Pieces[pieceOff[i] : pieceOff[i]+pieceLen[i]] (see Placement).
@@ -98,7 +120,8 @@ type Result struct {
 	// migrations; nil when none happened in the run.
 	Suspensions, Migrations []int32
 	// Events logs every suspension, resumption and migration in order.
-	Events []Event
+	Events      []Event
+	eventPieces [][2]int32 // per event: offset and length in Pieces of the placement left
 	// First is the first arrival time, Last the last completion time.
 	First, Last float64
 	// MaxQueue is the largest number of jobs waiting after any instant.
@@ -120,6 +143,19 @@ func (r *Result) Placement(i int) []policy.Piece {
 	}
 	o := r.pieceOff[i]
 	return r.Pieces[o : o+r.pieceLen[i] : o+r.pieceLen[i]]
+}
+
+// EventPlacement returns the placement job Events[k].Index left at event k,
+// a suspension or a migration (Options.Placement): where it ran until then.
+// It is nil for a resumption, whose placement is the one the job held
+// next (its next event's, or Placement's for the last). With Placement,
+// every placement a job held is thus recorded. The slice aliases Pieces.
+func (r *Result) EventPlacement(k int) []policy.Piece {
+	if r.eventPieces == nil || r.eventPieces[k][1] == 0 {
+		return nil
+	}
+	o, n := r.eventPieces[k][0], r.eventPieces[k][1]
+	return r.Pieces[o : o+n : o+n]
 }
 
 // EventKind is the kind of a logged Event.
@@ -180,6 +216,16 @@ type sim struct {
 	since   []float64
 	rateBuf []float64
 
+	// Processors held over time, per job, for AllocProcs as a time
+	// average: allocated at the first change of what a job holds (a
+	// Sharer's share, a suspension, a migration), when every running job
+	// has held AllocProcs[i] since its start (hist).
+	hist      bool
+	heldArea  []float64 // ∫ processors held dt up to heldSince
+	heldTime  []float64 // time held up to heldSince
+	heldSince []float64 // start of the current holding
+	varied    []bool    // the processors held changed during the residence
+
 	now     float64
 	slot    []int32 // trace index → position in jobs, -1 when absent
 	state   []uint8
@@ -221,11 +267,19 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 	e.clock, _ = a.(policy.Clocked)
 	e.feas, _ = a.(policy.Feasibility)
 	e.handoff, _ = s.(policy.Handoff)
-	if opt.Progress != nil {
-		e.progress = opt.Progress
+	e.progress = opt.Progress
+	if e.progress == nil {
+		e.progress, _ = s.(policy.ProgressModel)
+	}
+	if e.progress != nil {
 		e.startDyn()
 	}
-	maxIdx := -1
+	// One pass over the jobs: validate them and map trace indices to
+	// positions (an index may exceed n when the trace had rejected jobs).
+	e.slot = make([]int32, n)
+	for i := range e.slot {
+		e.slot[i] = -1
+	}
 	for i := range jobs {
 		j := &jobs[i]
 		if i > 0 && j.Submit < jobs[i-1].Submit {
@@ -235,21 +289,21 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 		if j.Procs <= 0 || j.Run < 0 || math.IsNaN(j.Run) || math.IsInf(j.Run, 0) {
 			return nil, fmt.Errorf("engine: job %d: invalid request (procs %d, run %g)", j.ID, j.Procs, j.Run)
 		}
-		if j.Index < 0 {
-			return nil, fmt.Errorf("engine: job %d: negative index %d", j.ID, j.Index)
+		if j.Index < 0 || j.Index > math.MaxInt32 {
+			return nil, fmt.Errorf("engine: job %d: index %d out of range", j.ID, j.Index)
 		}
-		maxIdx = max(maxIdx, j.Index)
+		if j.Index >= len(e.slot) {
+			k := len(e.slot)
+			e.slot = slices.Grow(e.slot, j.Index+1-k)[:j.Index+1]
+			for x := k; x <= j.Index; x++ {
+				e.slot[x] = -1
+			}
+		}
+		if e.slot[j.Index] >= 0 {
+			return nil, fmt.Errorf("engine: job %d: index %d used twice", j.ID, j.Index)
+		}
+		e.slot[j.Index] = int32(i)
 		j.Start, j.End, j.Alloc = -1, -1, nil
-	}
-	e.slot = make([]int32, maxIdx+1)
-	for i := range e.slot {
-		e.slot[i] = -1
-	}
-	for i := range jobs {
-		if e.slot[jobs[i].Index] >= 0 {
-			return nil, fmt.Errorf("engine: job %d: index %d used twice", jobs[i].ID, jobs[i].Index)
-		}
-		e.slot[jobs[i].Index] = int32(i)
 	}
 	e.state = make([]uint8, n)
 	e.runPos = make([]int32, n)
@@ -317,12 +371,10 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 		for len(e.timers) > 0 && e.timers[0] <= t {
 			e.popTimer()
 		}
-		s.Schedule(e)
-		e.applyRates()
+		e.pass()
 		for e.err == nil && len(e.heap.h) > 0 && jobs[e.heap.h[0]].End == t {
 			done += e.complete(t)
-			s.Schedule(e)
-			e.applyRates()
+			e.pass()
 		}
 		if e.err != nil {
 			return nil, e.err
@@ -362,6 +414,16 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 	return e.res, nil
 }
 
+// pass is one scheduling pass: Schedule, then the progress model's rates,
+// then the shares of fractional allocations, which either may have changed.
+func (e *sim) pass() {
+	e.sched.Schedule(e)
+	e.applyRates()
+	if e.frac {
+		e.refreshShares()
+	}
+}
+
 func (e *sim) deadlock() error {
 	for i := range e.jobs {
 		if e.state[i] == stWaiting {
@@ -389,6 +451,12 @@ func (e *sim) complete(t float64) int {
 			e.checkRelease(i, a)
 		}
 		e.busy -= e.res.AllocProcs[i]
+		if e.hist {
+			e.hold(i)
+			if e.varied[i] && e.heldTime[i] > 0 {
+				e.res.AllocProcs[i] = e.heldArea[i] / e.heldTime[i]
+			}
+		}
 		e.state[i] = stDone
 		e.running[e.runPos[i]] = nil
 		e.dead++
@@ -421,6 +489,60 @@ func (e *sim) share(a policy.Allocation) float64 {
 		return s.Share()
 	}
 	return float64(a.Procs())
+}
+
+// startHist starts recording the processors each job holds over time.
+func (e *sim) startHist() {
+	if e.hist {
+		return
+	}
+	e.hist = true
+	n := len(e.jobs)
+	e.heldArea = make([]float64, n)
+	e.heldTime = make([]float64, n)
+	e.heldSince = make([]float64, n)
+	e.varied = make([]bool, n)
+	for i := range e.jobs {
+		if e.state[i] == stRunning {
+			e.heldSince[i] = e.jobs[i].Start
+		}
+	}
+}
+
+// hold accounts for what running job i has held up to now (hist).
+func (e *sim) hold(i int32) {
+	d := e.now - e.heldSince[i]
+	e.heldArea[i] += e.res.AllocProcs[i] * d
+	e.heldTime[i] += d
+	e.heldSince[i] = e.now
+}
+
+// refreshShares reads the shares of the running jobs' fractional
+// allocations, which may change between passes (malleable jobs).
+func (e *sim) refreshShares() {
+	for _, j := range e.Running() {
+		sh, ok := j.Alloc.(policy.Sharer)
+		if !ok {
+			continue
+		}
+		i := e.slot[j.Index]
+		p := sh.Share()
+		if p == e.res.AllocProcs[i] {
+			continue
+		}
+		if !(p >= 0) || math.IsInf(p, 1) {
+			e.fail(fmt.Errorf("engine: t=%g: job %d holds a share of %g processors", e.now, j.ID, p))
+			return
+		}
+		e.startHist()
+		e.hold(i)
+		e.varied[i] = true
+		e.busy += p - e.res.AllocProcs[i]
+		e.res.AllocProcs[i] = p
+	}
+	if e.owner != nil && e.busy > float64(e.alloc.Size())+1e-9 {
+		e.fail(fmt.Errorf("engine: t=%g: capacity exceeded (%g processors busy > %d)", e.now, e.busy, e.alloc.Size()))
+	}
 }
 
 // startDyn allocates the per-job remaining work and rates, for the jobs
@@ -525,8 +647,18 @@ func appendRanges(dst []policy.Piece, nodes []int) []policy.Piece {
 	return dst
 }
 
+// logEvent logs an event of job i now; for a suspension or a migration,
+// called before the job leaves its placement, it keeps that placement.
 func (e *sim) logEvent(i int32, kind EventKind) {
-	e.res.Events = append(e.res.Events, Event{Time: e.now, Index: i, Kind: kind})
+	r := e.res
+	r.Events = append(r.Events, Event{Time: e.now, Index: i, Kind: kind})
+	if r.pieceOff != nil {
+		var left [2]int32
+		if kind != Resumed {
+			left = [2]int32{r.pieceOff[i], r.pieceLen[i]}
+		}
+		r.eventPieces = append(r.eventPieces, left)
+	}
 }
 
 // running checks that j belongs to this run and is running.
@@ -550,12 +682,15 @@ func (e *sim) Suspend(j *policy.Job) bool {
 	}
 	e.startDyn()
 	e.settle(i)
+	e.startHist()
+	e.hold(i)
+	e.logEvent(i, Suspended)
 	a := j.Alloc
 	if e.owner != nil {
 		e.checkRelease(i, a)
 	}
 	e.alloc.Release(a)
-	e.busy -= e.res.AllocProcs[i]
+	e.busy -= e.res.AllocProcs[i] // AllocProcs[i] stays the share held, for Resumed
 	e.heap.remove(int(e.heap.pos[i]))
 	j.Alloc, j.End = nil, -1
 	e.state[i] = stWaiting
@@ -567,7 +702,10 @@ func (e *sim) Suspend(j *policy.Job) bool {
 		e.res.Suspensions = make([]int32, len(e.jobs))
 	}
 	e.res.Suspensions[i]++
-	e.logEvent(i, Suspended)
+	if e.owner != nil && !e.frac && float64(e.alloc.Size()-e.alloc.Free()) != e.busy {
+		e.fail(fmt.Errorf("engine: t=%g: after job %d was suspended the allocator has %d processors busy, engine counts %g",
+			e.now, j.ID, e.alloc.Size()-e.alloc.Free(), e.busy))
+	}
 	return true
 }
 
@@ -587,8 +725,14 @@ func (e *sim) Migrate(j *policy.Job, delay float64) bool {
 	}
 	e.startDyn()
 	e.settle(i)
+	e.startHist()
+	e.hold(i)
+	e.logEvent(i, Migrated)
 	old := j.Alloc
 	p := e.share(b)
+	if p != e.res.AllocProcs[i] {
+		e.varied[i] = true
+	}
 	if e.owner != nil {
 		e.checkStart(i, b, p)
 	}
@@ -607,7 +751,6 @@ func (e *sim) Migrate(j *policy.Job, delay float64) bool {
 		e.res.Migrations = make([]int32, len(e.jobs))
 	}
 	e.res.Migrations[i]++
-	e.logEvent(i, Migrated)
 	return true
 }
 
@@ -769,6 +912,12 @@ func (e *sim) begin(i int32, a policy.Allocation) {
 		j.End = e.now + j.Run
 	}
 	j.Alloc = a
+	if e.hist {
+		if resumed && p != e.res.AllocProcs[i] {
+			e.varied[i] = true
+		}
+		e.heldSince[i] = e.now
+	}
 	e.res.AllocProcs[i] = p
 	e.recordPlacement(i, a)
 	e.state[i] = stRunning

@@ -22,7 +22,10 @@ type Feasibility interface {
 
 // Sharer is implemented by allocations holding a fractional share of the
 // machine (malleable modes). Without it an allocation holds Procs()
-// processors.
+// processors. The share may change while the job runs (a malleable job
+// grown or shrunk): the engine reads it when the job starts and again
+// after every scheduling pass and progress-model call, and integrates it
+// over time (busy area, series, and AllocProcs as a time average).
 type Sharer interface {
 	Share() float64
 }
@@ -31,10 +34,15 @@ type Sharer interface {
 // drains: 1 is full speed (a job of run time r then ends r after its
 // start), 1/2 stretches its residence twice, 0 stalls it. Network
 // contention and malleable speed-ups are progress models. The engine calls
-// Rates once per event instant, after scheduling, with the running jobs in
-// start order and their current rates; the model overwrites the rates that
-// change. The engine re-keys the completions of the jobs whose rate
-// changed.
+// Rates after every scheduling pass (so at every event instant, and again
+// after zero-length jobs complete), with the running jobs in start order
+// and their current rates (1 for a job just started or resumed); the model
+// overwrites the rates that change. The engine re-keys the completions of
+// the jobs whose rate changed; rates left as they were cost nothing, and
+// with every rate 1 a job ends at exactly Start + Run.
+//
+// A model is given in engine.Options.Progress, or implemented by the
+// scheduler itself (a malleable scheduler that sets its jobs' speed-ups).
 type ProgressModel interface {
 	Rates(now float64, running []*Job, rate []float64)
 }
@@ -42,10 +50,12 @@ type ProgressModel interface {
 // Handoff is implemented by schedulers that may keep a completing job's
 // allocation for a waiting job (lazy scheduling: a released subcube goes
 // straight to a waiting job of the same size). The engine calls Handoff
-// when done completes, before its allocation is released; a non-nil
-// result, a waiting job whose request fits in done's allocation (Procs),
-// starts at once on that allocation, which the allocator never sees
-// released. Finished(done) is called afterwards, as always.
+// when done completes, with done.Alloc still set, before the allocation
+// is released; a non-nil result, a waiting job whose request fits in
+// done's allocation (Procs), leaves the scheduler's queue (the scheduler
+// removes it) and starts at once on that allocation, which the allocator
+// never sees released. Finished(done) is called afterwards, as always.
+// Handoff may query sys but must not Start, Suspend or Migrate jobs.
 type Handoff interface {
 	Handoff(done *Job, sys System) (next *Job)
 }
@@ -54,9 +64,11 @@ type Handoff interface {
 // preempt or migrate jobs type-assert sys to it.
 //
 // Suspend stops a running job: its processors are released, its remaining
-// work is kept, and it is waiting again. The engine does not call Submit:
-// the scheduler that suspends a job queues it itself. Starting it again
-// (System.Start) resumes it with its remaining work.
+// work is kept, and it is waiting again (it counts in Waiting). The engine
+// does not call Submit: the scheduler that suspends a job queues it
+// itself. Starting it again (System.Start) resumes it with its remaining
+// work, on whatever allocation the allocator gives then. A job suspended
+// during a migration delay forfeits the rest of the delay.
 //
 // Migrate moves a running job to a fresh allocation from the allocator
 // (taken while the old one is still held, so the job moves into processors
