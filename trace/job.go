@@ -6,6 +6,31 @@
 // Every field follows the SWF convention that -1 means unknown or
 // irrelevant. Times are seconds for real logs and abstract time units for
 // synthetic traces; the trace's provenance says which.
+//
+// # Parquet I/O
+//
+// Parquet traces are read and written column by column through parquet-go's
+// page-level API, never row by row. Reading, each column chunk of a row
+// group has a goroutine that decompresses its pages ahead of the consumer,
+// and the consumer copies the values straight from the decoded page buffers
+// into the jobs, 512 rows at a time (a block stays in cache while its 23
+// columns are written, and is validated before the next). Writing, the rows
+// are split into columns in 8192-row batches and every column writer encodes
+// and compresses its own pages, in parallel; pages depend only on the values,
+// so the bytes do not depend on the cores or on how rows reach the writer
+// (the streaming converter writes the same bytes as WriteParquet).
+//
+// Two designs were measured on a 1,000,000-job synthetic trace and the KTH
+// SP2 log (28,476 jobs), reading in memory on 2 cores, with the CPU time in
+// parentheses (go test -bench Read ./trace has the figures for files):
+// parquet-go's row reader (GenericReader[Job], the former code) 2.5 s
+// (2.8 s) and 49 ms; arrow/go v17's pqarrow, columns decoded in parallel
+// into Arrow arrays and then copied into jobs block by block, 0.35 s
+// (0.36 s) and 9.9 ms; parquet-go pages as above, 0.15 s (0.25 s) and
+// 5.4 ms (7.6 ms). pqarrow is slower because it builds a complete Arrow
+// array of every column (as large again as the jobs) and copies it once
+// more, with a decoder no faster than parquet-go's; parquet-go's pages are
+// used in place. zstd decoding is about two thirds of the CPU time.
 package trace
 
 import "math"

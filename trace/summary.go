@@ -258,36 +258,14 @@ type writerSink struct {
 	err  error // the writer's error, valid after drain
 }
 
-// run writes the chunks in batches of exactly chunkJobs rows, whatever the
-// chunks' sizes, as WriteParquet does: the writer's pages depend on its
-// batches, and the two must produce the same bytes. A batch that straddles
-// two chunks is copied into pending.
+// run writes the chunks as rows. The writer's bytes do not depend on how
+// rows are split between calls, so they are those WriteParquet writes.
 func (s *writerSink) run() {
 	var err error
-	var pending []Job
-	write := func(jobs []Job) {
+	for jobs := range s.ch {
 		if err == nil {
 			err = s.jw.write(jobs)
 		}
-	}
-	for jobs := range s.ch {
-		for len(jobs) > 0 {
-			if len(pending) == 0 && len(jobs) >= chunkJobs {
-				write(jobs[:chunkJobs])
-				jobs = jobs[chunkJobs:]
-				continue
-			}
-			n := min(chunkJobs-len(pending), len(jobs))
-			pending = append(pending, jobs[:n]...)
-			jobs = jobs[n:]
-			if len(pending) == chunkJobs {
-				write(pending)
-				pending = pending[:0]
-			}
-		}
-	}
-	if len(pending) > 0 {
-		write(pending)
 	}
 	s.done <- err
 }

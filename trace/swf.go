@@ -307,97 +307,175 @@ func parseHeaderLine(s string) HeaderField {
 	return HeaderField{Value: strings.TrimRight(s, " \t")}
 }
 
+// MaxProcCount bounds every processor count a trace may hold (alloc_procs,
+// req_procs, req_width, req_height, max_parallelism): 2^31-1, far above any
+// machine in the archive (the largest logs have some 10^5 processors), and
+// small enough that a product of two counts (a mesh width × height, a job's
+// processors × the machine's) cannot overflow an int64. A larger value is a
+// corrupt or mis-converted field, refused with its location.
+const MaxProcCount = 1<<31 - 1
+
 // validate checks the trace's jobs. It reports the first hard error with
 // its location (loc maps a job index to its line or row; rows says which);
 // out-of-order submit times are sorted with a warning unless opt.Strict.
 func (t *Trace) validate(file string, opt ReadOptions, loc func(i int) int, rows bool) error {
-	maxProcs := t.MaxProcs()
-	// Records sharing a job number are legal when all but one are partial
-	// executions (status 2-4, SWF's checkpointed jobs: one line for the whole
-	// job plus one per partial run; MaxRecords > MaxJobs). whole[id] is the
-	// position of the job's non-partial record, first[id] of its first.
-	type seenJob struct{ first, whole int }
-	// Job numbers strictly increasing (every archive log, every generated
-	// trace) cannot repeat: the map is needed only otherwise.
-	increasing := true
-	for i := 1; i < len(t.Jobs) && increasing; i++ {
-		increasing = t.Jobs[i].ID > t.Jobs[i-1].ID
+	v := t.validator(file, opt, loc, rows)
+	if err := v.check(len(t.Jobs)); err != nil {
+		return err
 	}
-	var seen map[int64]seenJob
-	if !increasing {
-		seen = make(map[int64]seenJob, len(t.Jobs))
+	v.finish()
+	return nil
+}
+
+// A validator checks a trace's jobs in order, a block at a time, so that a
+// reader can check each block while it is still in cache.
+type validator struct {
+	t          *Trace
+	file       string
+	opt        ReadOptions
+	loc        func(i int) int
+	rows       bool
+	what       string // "line" or "row"
+	maxProcs   int64
+	n          int               // jobs checked
+	seen       map[int64]seenJob // by job number; nil while job numbers increase
+	prevSubmit float64
+	ordered    bool
+	oversized  int
+	firstOver  int
+}
+
+// seenJob records where a job number was seen: its first record and its
+// non-partial one (-1 if none yet).
+type seenJob struct{ first, whole int }
+
+func (t *Trace) validator(file string, opt ReadOptions, loc func(i int) int, rows bool) *validator {
+	v := &validator{t: t, file: file, opt: opt, loc: loc, rows: rows, what: "line",
+		maxProcs: t.MaxProcs(), prevSubmit: math.Inf(-1), ordered: true, firstOver: -1}
+	if rows {
+		v.what = "row"
 	}
-	ordered := true
-	oversized, firstOversized := 0, -1
-	for i := range t.Jobs {
-		j := &t.Jobs[i]
-		where := func(field int, msg string) error {
-			return &Error{File: file, Line: loc(i), Field: field, Row: rows, Msg: msg}
-		}
-		for k, v := range j.Fields() {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return where(k+1, fmt.Sprintf("%v is not a finite number", v))
-			}
-		}
-		for _, v := range [...]float64{j.Work, j.Efficiency} {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return where(0, fmt.Sprintf("work/efficiency %v is not a finite number", v))
-			}
+	return v
+}
+
+func (v *validator) where(i, field int, msg string) error {
+	return &Error{File: v.file, Line: v.loc(i), Field: field, Row: v.rows, Msg: msg}
+}
+
+// check checks the jobs t.Jobs[v.n:hi].
+func (v *validator) check(hi int) error {
+	jobs := v.t.Jobs
+	for i := v.n; i < hi; i++ {
+		j := &jobs[i]
+		// One test for every floating-point field: x*0 is NaN exactly when
+		// x is NaN or infinite.
+		if z := j.Submit*0 + j.Wait*0 + j.Run*0 + j.AvgCPU*0 + j.UsedMem*0 + j.ReqTime*0 + j.ReqMem*0 +
+			j.ThinkTime*0 + j.Work*0 + j.Efficiency*0; z != z {
+			return nonFinite(j, func(field int, msg string) error { return v.where(i, field, msg) })
 		}
 		if j.Run < 0 && j.Run != Unknown {
-			return where(4, fmt.Sprintf("negative run time %v", j.Run))
+			return v.where(i, 4, fmt.Sprintf("negative run time %v", j.Run))
 		}
 		if j.Submit < 0 && j.Submit != Unknown {
-			return where(2, fmt.Sprintf("negative submit time %v", j.Submit))
+			return v.where(i, 2, fmt.Sprintf("negative submit time %v", j.Submit))
 		}
-		if maxProcs > 0 && j.ReqProcs > maxProcs {
-			if opt.Strict {
-				return where(8, fmt.Sprintf("requests %d processors, more than MaxProcs %d (--strict)", j.ReqProcs, maxProcs))
+		if max(j.AllocProcs, j.ReqProcs, j.ReqWidth, j.ReqHeight, j.MaxParallelism) > MaxProcCount {
+			return procsOutOfRange(j, func(field int, msg string) error { return v.where(i, field, msg) })
+		}
+		if v.maxProcs > 0 && j.ReqProcs > v.maxProcs {
+			if v.opt.Strict {
+				return v.where(i, 8, fmt.Sprintf("requests %d processors, more than MaxProcs %d (--strict)", j.ReqProcs, v.maxProcs))
 			}
-			if oversized == 0 {
-				firstOversized = i
+			if v.oversized == 0 {
+				v.firstOver = i
 			}
-			oversized++
+			v.oversized++
 		}
-		sj, dup := seenJob{}, false
-		if seen != nil {
-			sj, dup = seen[j.ID]
-		}
-		if !dup {
-			sj = seenJob{first: i, whole: -1}
-		}
-		if !j.Partial() {
-			if sj.whole >= 0 {
-				what := "line"
-				if rows {
-					what = "row"
+		// Records sharing a job number are legal when all but one are
+		// partial executions (status 2-4, SWF's checkpointed jobs: one line
+		// for the whole job plus one per partial run; MaxRecords > MaxJobs).
+		// Job numbers strictly increasing (every archive log, every generated
+		// trace) cannot repeat: the map is built only at the first job whose
+		// number does not increase.
+		if v.seen == nil && i > 0 && j.ID <= jobs[i-1].ID {
+			v.seen = make(map[int64]seenJob, len(jobs))
+			for k := range jobs[:i] {
+				sj := seenJob{first: k, whole: k}
+				if jobs[k].Partial() {
+					sj.whole = -1
 				}
-				return where(1, fmt.Sprintf("job number %d repeats the job on %s %d (only partial records, status 2-4, may share a job number)", j.ID, what, loc(sj.whole)))
+				v.seen[jobs[k].ID] = sj
 			}
-			sj.whole = i
 		}
-		if seen != nil {
-			seen[j.ID] = sj
-		}
-		if i > 0 && j.Submit < t.Jobs[i-1].Submit {
-			if opt.Strict {
-				return where(2, fmt.Sprintf("submit time %v is before the previous job's %v (--strict)", j.Submit, t.Jobs[i-1].Submit))
+		if v.seen != nil {
+			sj, dup := v.seen[j.ID]
+			if !dup {
+				sj = seenJob{first: i, whole: -1}
 			}
-			ordered = false
+			if !j.Partial() {
+				if sj.whole >= 0 {
+					return v.where(i, 1, fmt.Sprintf("job number %d repeats the job on %s %d (only partial records, status 2-4, may share a job number)", j.ID, v.what, v.loc(sj.whole)))
+				}
+				sj.whole = i
+			}
+			v.seen[j.ID] = sj
 		}
+		if j.Submit < v.prevSubmit {
+			if v.opt.Strict {
+				return v.where(i, 2, fmt.Sprintf("submit time %v is before the previous job's %v (--strict)", j.Submit, v.prevSubmit))
+			}
+			v.ordered = false
+		}
+		v.prevSubmit = j.Submit
 	}
-	if oversized > 0 {
-		what := "line"
-		if rows {
-			what = "row"
-		}
+	v.n = max(v.n, hi)
+	return nil
+}
+
+// finish records the warnings and sorts the jobs by submit time if needed.
+func (v *validator) finish() {
+	t := v.t
+	if v.oversized > 0 {
 		t.Warnings = append(t.Warnings, fmt.Sprintf("%s: %d jobs request more processors than MaxProcs %d (first: job %d, %s %d); replay rejects and counts them",
-			file, oversized, maxProcs, t.Jobs[firstOversized].ID, what, loc(firstOversized)))
+			v.file, v.oversized, v.maxProcs, t.Jobs[v.firstOver].ID, v.what, v.loc(v.firstOver)))
 	}
-	if !ordered {
+	if !v.ordered {
 		sort.SliceStable(t.Jobs, func(a, b int) bool { return t.Jobs[a].Submit < t.Jobs[b].Submit })
-		t.Warnings = append(t.Warnings, fmt.Sprintf("%s: submit times out of order; jobs sorted by submit time", file))
+		t.Warnings = append(t.Warnings, fmt.Sprintf("%s: submit times out of order; jobs sorted by submit time", v.file))
 		t.resorted = true
+	}
+}
+
+// nonFinite returns the error for j's first NaN or infinite field.
+func nonFinite(j *Job, where func(field int, msg string) error) error {
+	for k, v := range j.Fields() {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return where(k+1, fmt.Sprintf("%v is not a finite number", v))
+		}
+	}
+	for _, v := range [...]float64{j.Work, j.Efficiency} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return where(0, fmt.Sprintf("work/efficiency %v is not a finite number", v))
+		}
+	}
+	return nil
+}
+
+// procsOutOfRange returns the error for j's first processor count above
+// MaxProcCount.
+func procsOutOfRange(j *Job, where func(field int, msg string) error) error {
+	for _, f := range []struct {
+		field int // SWF field, 0 for the extra columns
+		name  string
+		v     int64
+	}{{5, "", j.AllocProcs}, {8, "", j.ReqProcs}, {0, "req_width", j.ReqWidth}, {0, "req_height", j.ReqHeight}, {0, "max_parallelism", j.MaxParallelism}} {
+		if f.v > MaxProcCount {
+			msg := fmt.Sprintf("%d is out of range (processor counts are at most %d)", f.v, MaxProcCount)
+			if f.name != "" {
+				msg = f.name + ": " + msg
+			}
+			return where(f.field, msg)
+		}
 	}
 	return nil
 }
