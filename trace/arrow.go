@@ -2,6 +2,7 @@ package trace
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
@@ -139,6 +140,9 @@ func FromRecord(rec arrow.Record) ([]Job, error) {
 				if c.int {
 					if !isWhole(v) {
 						return nil, fmt.Errorf("column %s row %d: %v is not an integer", c.name, i+1, v)
+					}
+					if math.Abs(v) > MaxInt {
+						return nil, fmt.Errorf("column %s row %d: %v is out of range (integer columns stored as doubles hold at most ±2^53)", c.name, i+1, v)
 					}
 					c.setI(&jobs[i], int64(v))
 				} else {

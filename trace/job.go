@@ -133,6 +133,15 @@ func (j *Job) Fields() [NumFields]float64 {
 	}
 }
 
+// intFields returns the integer SWF fields of j at their positions (0 at
+// the others).
+func (j *Job) intFields() [NumFields]int64 {
+	return [NumFields]int64{
+		0: j.ID, 4: j.AllocProcs, 7: j.ReqProcs, 10: j.Status, 11: j.User, 12: j.Group,
+		13: j.Executable, 14: j.Queue, 15: j.Partition, 16: j.Preceding,
+	}
+}
+
 // FieldNames are the Parquet column names of the 18 SWF fields, in order.
 var FieldNames = [NumFields]string{
 	"job_id", "submit_time", "wait_time", "run_time", "alloc_procs", "avg_cpu_time",

@@ -379,8 +379,11 @@ func (v *validator) check(hi int) error {
 		if j.Submit < 0 && j.Submit != Unknown {
 			return v.where(i, 2, fmt.Sprintf("negative submit time %v", j.Submit))
 		}
-		if max(j.AllocProcs, j.ReqProcs, j.ReqWidth, j.ReqHeight, j.MaxParallelism) > MaxProcCount {
-			return procsOutOfRange(j, func(field int, msg string) error { return v.where(i, field, msg) })
+		if max(j.AllocProcs, j.ReqProcs, j.ReqWidth, j.ReqHeight, j.MaxParallelism) > MaxProcCount ||
+			max(j.ID, j.Status, j.User, j.Group, j.Executable, j.Queue, j.Partition, j.Preceding) > MaxInt ||
+			min(j.ID, j.AllocProcs, j.ReqProcs, j.Status, j.User, j.Group, j.Executable, j.Queue, j.Partition,
+				j.Preceding, j.ReqWidth, j.ReqHeight, j.MaxParallelism) < -MaxInt {
+			return intOutOfRange(j, func(field int, msg string) error { return v.where(i, field, msg) })
 		}
 		if v.maxProcs > 0 && j.ReqProcs > v.maxProcs {
 			if v.opt.Strict {
@@ -461,21 +464,33 @@ func nonFinite(j *Job, where func(field int, msg string) error) error {
 	return nil
 }
 
-// procsOutOfRange returns the error for j's first processor count above
-// MaxProcCount.
-func procsOutOfRange(j *Job, where func(field int, msg string) error) error {
+// intOutOfRange returns the error for j's first integer field beyond ±MaxInt,
+// or processor count above MaxProcCount.
+func intOutOfRange(j *Job, where func(field int, msg string) error) error {
 	for _, f := range []struct {
-		field int // SWF field, 0 for the extra columns
-		name  string
+		field int    // SWF field, 0 for the extra columns
+		name  string // column name of an extra column
 		v     int64
-	}{{5, "", j.AllocProcs}, {8, "", j.ReqProcs}, {0, "req_width", j.ReqWidth}, {0, "req_height", j.ReqHeight}, {0, "max_parallelism", j.MaxParallelism}} {
-		if f.v > MaxProcCount {
-			msg := fmt.Sprintf("%d is out of range (processor counts are at most %d)", f.v, MaxProcCount)
-			if f.name != "" {
-				msg = f.name + ": " + msg
-			}
-			return where(f.field, msg)
+		procs bool
+	}{
+		{1, "", j.ID, false}, {5, "", j.AllocProcs, true}, {8, "", j.ReqProcs, true}, {11, "", j.Status, false},
+		{12, "", j.User, false}, {13, "", j.Group, false}, {14, "", j.Executable, false}, {15, "", j.Queue, false},
+		{16, "", j.Partition, false}, {17, "", j.Preceding, false},
+		{0, "req_width", j.ReqWidth, true}, {0, "req_height", j.ReqHeight, true}, {0, "max_parallelism", j.MaxParallelism, true},
+	} {
+		var msg string
+		switch {
+		case f.v < -MaxInt || f.v > MaxInt && !f.procs:
+			msg = fmt.Sprintf("%d is out of range (integer fields hold at most ±2^53)", f.v)
+		case f.procs && f.v > MaxProcCount:
+			msg = fmt.Sprintf("%d is out of range (processor counts are at most %d)", f.v, MaxProcCount)
+		default:
+			continue
 		}
+		if f.name != "" {
+			msg = f.name + ": " + msg
+		}
+		return where(f.field, msg)
 	}
 	return nil
 }
@@ -494,15 +509,22 @@ func WriteSWF(w io.Writer, t *Trace) error {
 	}
 	var buf []byte
 	for i := range t.Jobs {
-		f := t.Jobs[i].Fields()
+		j := &t.Jobs[i]
+		f := j.Fields()
+		ints := j.intFields()
 		buf = buf[:0]
 		for k, v := range f {
 			if k > 0 {
 				buf = append(buf, ' ')
 			}
-			if isInt(k) || v == math.Trunc(v) && math.Abs(v) < 1e15 {
+			switch {
+			case isInt(k):
+				// From the int64 itself: through float64, integers beyond
+				// 2^53 were rounded and math.MaxInt64 wrapped to -2^63.
+				buf = strconv.AppendInt(buf, ints[k], 10)
+			case v == math.Trunc(v) && math.Abs(v) < 1e15:
 				buf = strconv.AppendInt(buf, int64(v), 10)
-			} else {
+			default:
 				buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
 			}
 		}
