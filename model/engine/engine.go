@@ -308,7 +308,6 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 	e.state = make([]uint8, n)
 	e.runPos = make([]int32, n)
 	e.heap.pos = make([]int32, n)
-	e.heap.jobs = jobs
 	if opt.Check {
 		e.owner = make([]int32, a.Size())
 	}
@@ -328,7 +327,7 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 			t = jobs[next].Submit
 		}
 		if len(e.heap.h) > 0 {
-			t = min(t, jobs[e.heap.h[0]].End)
+			t = min(t, e.heap.h[0].end)
 		}
 		if len(e.timers) > 0 {
 			t = min(t, e.timers[0])
@@ -372,7 +371,7 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 			e.popTimer()
 		}
 		e.pass()
-		for e.err == nil && len(e.heap.h) > 0 && jobs[e.heap.h[0]].End == t {
+		for e.err == nil && len(e.heap.h) > 0 && e.heap.h[0].end == t {
 			done += e.complete(t)
 			e.pass()
 		}
@@ -406,7 +405,7 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 		}
 	}
 	if done != n {
-		if len(e.heap.h) > 0 && math.IsInf(jobs[e.heap.h[0]].End, 1) {
+		if len(e.heap.h) > 0 && math.IsInf(e.heap.h[0].end, 1) {
 			return nil, fmt.Errorf("engine: t=%g: %d running jobs make no progress (rate 0) and nothing else can happen", e.now, len(e.heap.h))
 		}
 		return nil, fmt.Errorf("engine: %d of %d jobs completed", done, n)
@@ -418,7 +417,9 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 // then the shares of fractional allocations, which either may have changed.
 func (e *sim) pass() {
 	e.sched.Schedule(e)
-	e.applyRates()
+	if e.progress != nil {
+		e.applyRates()
+	}
 	if e.frac {
 		e.refreshShares()
 	}
@@ -443,7 +444,7 @@ func (e *sim) deadlock() error {
 // and returns how many it ended.
 func (e *sim) complete(t float64) int {
 	k := 0
-	for len(e.heap.h) > 0 && e.jobs[e.heap.h[0]].End == t {
+	for len(e.heap.h) > 0 && e.heap.h[0].end == t {
 		i := e.heap.pop()
 		j := &e.jobs[i]
 		a := j.Alloc
@@ -582,13 +583,13 @@ func (e *sim) rekey(i int32) {
 	default:
 		j.End = math.Inf(1)
 	}
-	e.heap.fix(int(e.heap.pos[i]))
+	e.heap.update(i, j.End)
 }
 
 // applyRates asks the progress model for the running jobs' rates and
 // re-keys the completions of the jobs whose rate changed.
 func (e *sim) applyRates() {
-	if e.progress == nil || e.err != nil {
+	if e.err != nil {
 		return
 	}
 	run := e.Running()
@@ -613,11 +614,9 @@ func (e *sim) applyRates() {
 	}
 }
 
+// recordPlacement records a as job i's placement (Options.Placement).
 func (e *sim) recordPlacement(i int32, a policy.Allocation) {
 	r := e.res
-	if r.pieceOff == nil {
-		return
-	}
 	off := len(r.Pieces)
 	switch pl := a.(type) {
 	case policy.Placer:
@@ -744,7 +743,9 @@ func (e *sim) Migrate(j *policy.Job, delay float64) bool {
 	e.busy -= e.res.AllocProcs[i]
 	e.res.AllocProcs[i] = p
 	j.Alloc = b
-	e.recordPlacement(i, b)
+	if e.res.pieceOff != nil {
+		e.recordPlacement(i, b)
+	}
 	e.since[i] = e.now + delay
 	e.rekey(i)
 	if e.res.Migrations == nil {
@@ -834,13 +835,21 @@ func (e *sim) popTimer() {
 
 // Start implements policy.System.
 func (e *sim) Start(j *policy.Job) bool {
-	i, ok := e.startable(j)
+	// startable and allocate, by hand: this is the hottest call.
+	i := int32(-1)
+	if j != nil && uint(j.Index) < uint(len(e.slot)) {
+		i = e.slot[j.Index]
+	}
+	if i < 0 || &e.jobs[i] != j || e.state[i] != stWaiting {
+		return e.notStartable(i, j)
+	}
+	a, ok := e.alloc.Allocate(j)
 	if !ok {
 		return false
 	}
-	a, ok := e.allocate(j)
-	if !ok {
-		return false
+	if a == nil {
+		_, ok = e.allocated(j, a, ok)
+		return ok
 	}
 	e.begin(i, a)
 	return true
@@ -850,6 +859,11 @@ func (e *sim) Start(j *policy.Job) bool {
 // allocator's bug and fails the run.
 func (e *sim) allocate(j *policy.Job) (policy.Allocation, bool) {
 	a, ok := e.alloc.Allocate(j)
+	return e.allocated(j, a, ok)
+}
+
+// allocated checks the allocator's answer.
+func (e *sim) allocated(j *policy.Job, a policy.Allocation, ok bool) (policy.Allocation, bool) {
 	if ok && a == nil {
 		e.fail(fmt.Errorf("engine: t=%g: job %d: allocator returned a nil allocation", e.now, j.ID))
 		return nil, false
@@ -873,22 +887,33 @@ func (e *sim) startOn(j *policy.Job, a policy.Allocation) {
 	e.begin(i, a)
 }
 
-// startable checks that j belongs to this run and is waiting.
+// startable checks that j belongs to this run and is waiting
+// (notStartable says why not).
 func (e *sim) startable(j *policy.Job) (int32, bool) {
-	if j == nil || j.Index < 0 || j.Index >= len(e.slot) || e.slot[j.Index] < 0 || &e.jobs[e.slot[j.Index]] != j {
-		e.fail(fmt.Errorf("engine: t=%g: Start of a job that is not part of this run", e.now))
-		return 0, false
+	i := int32(-1)
+	if j != nil && uint(j.Index) < uint(len(e.slot)) {
+		i = e.slot[j.Index]
 	}
-	i := e.slot[j.Index]
+	if i < 0 || &e.jobs[i] != j || e.state[i] != stWaiting {
+		return i, e.notStartable(i, j)
+	}
+	return i, true
+}
+
+// notStartable fails the run with the reason j cannot start, and returns
+// false.
+func (e *sim) notStartable(i int32, j *policy.Job) bool {
+	if i < 0 || &e.jobs[i] != j {
+		e.fail(fmt.Errorf("engine: t=%g: Start of a job that is not part of this run", e.now))
+		return false
+	}
 	switch e.state[i] {
 	case stFuture:
 		e.fail(fmt.Errorf("engine: t=%g: job %d started before its arrival at %g", e.now, j.ID, j.Submit))
-		return i, false
 	case stRunning, stDone:
 		e.fail(fmt.Errorf("engine: t=%g: job %d started twice (first at %g)", e.now, j.ID, j.Start))
-		return i, false
 	}
-	return i, true
+	return false
 }
 
 // begin runs the waiting job at position i on allocation a from now.
@@ -919,7 +944,9 @@ func (e *sim) begin(i int32, a policy.Allocation) {
 		e.heldSince[i] = e.now
 	}
 	e.res.AllocProcs[i] = p
-	e.recordPlacement(i, a)
+	if e.res.pieceOff != nil {
+		e.recordPlacement(i, a)
+	}
 	e.state[i] = stRunning
 	e.waiting--
 	e.started++
@@ -930,7 +957,7 @@ func (e *sim) begin(i int32, a policy.Allocation) {
 	}
 	e.runPos[i] = int32(len(e.running))
 	e.running = append(e.running, j)
-	e.heap.push(i)
+	e.heap.push(i, j.End, j.ID)
 	if resumed {
 		e.logEvent(i, Resumed)
 	}
@@ -991,35 +1018,41 @@ func (e *sim) checkRelease(i int32, a policy.Allocation) {
 }
 
 // compHeap is an indexed min-heap of running jobs (positions in jobs) keyed
-// by (End, ID, position). pos[i] is job i's place in h, so that a job's
-// completion can be re-keyed (fix) or withdrawn (remove) in O(log n).
+// by (End, ID, position). The keys live in the heap, not only in the jobs,
+// so that sifting never touches the (large, cold) job array. pos[i] is job
+// i's place in h, so that a job's completion can be re-keyed (update) or
+// withdrawn (remove) in O(log n).
 type compHeap struct {
-	h    []int32
-	pos  []int32
-	jobs []policy.Job
+	h   []heapEntry
+	pos []int32
 }
 
-func (c *compHeap) less(a, b int32) bool {
-	ja, jb := &c.jobs[a], &c.jobs[b]
-	if ja.End != jb.End {
-		return ja.End < jb.End
+type heapEntry struct {
+	end float64 // = jobs[i].End
+	id  int64   // = jobs[i].ID
+	i   int32
+}
+
+func (a *heapEntry) less(b *heapEntry) bool {
+	if a.end != b.end {
+		return a.end < b.end
 	}
-	if ja.ID != jb.ID {
-		return ja.ID < jb.ID
+	if a.id != b.id {
+		return a.id < b.id
 	}
-	return a < b
+	return a.i < b.i
 }
 
 func (c *compHeap) swap(x, y int) {
 	c.h[x], c.h[y] = c.h[y], c.h[x]
-	c.pos[c.h[x]] = int32(x)
-	c.pos[c.h[y]] = int32(y)
+	c.pos[c.h[x].i] = int32(x)
+	c.pos[c.h[y].i] = int32(y)
 }
 
 func (c *compHeap) up(k int) {
 	for k > 0 {
 		p := (k - 1) / 2
-		if !c.less(c.h[k], c.h[p]) {
+		if !c.h[k].less(&c.h[p]) {
 			break
 		}
 		c.swap(k, p)
@@ -1036,10 +1069,10 @@ func (c *compHeap) down(k int) bool {
 			break
 		}
 		m := l
-		if r := l + 1; r < n && c.less(c.h[r], c.h[l]) {
+		if r := l + 1; r < n && c.h[r].less(&c.h[l]) {
 			m = r
 		}
-		if !c.less(c.h[m], c.h[k]) {
+		if !c.h[m].less(&c.h[k]) {
 			break
 		}
 		c.swap(k, m)
@@ -1048,8 +1081,8 @@ func (c *compHeap) down(k int) bool {
 	return k > k0
 }
 
-func (c *compHeap) push(i int32) {
-	c.h = append(c.h, i)
+func (c *compHeap) push(i int32, end float64, id int64) {
+	c.h = append(c.h, heapEntry{end, id, i})
 	c.pos[i] = int32(len(c.h) - 1)
 	c.up(len(c.h) - 1)
 }
@@ -1060,7 +1093,7 @@ func (c *compHeap) pop() int32 {
 
 // remove withdraws the job at heap place k and returns it.
 func (c *compHeap) remove(k int) int32 {
-	i := c.h[k]
+	i := c.h[k].i
 	last := len(c.h) - 1
 	if k != last {
 		c.swap(k, last)
@@ -1071,6 +1104,13 @@ func (c *compHeap) remove(k int) int32 {
 	}
 	c.pos[i] = -1
 	return i
+}
+
+// update sets job i's end and restores the heap.
+func (c *compHeap) update(i int32, end float64) {
+	k := int(c.pos[i])
+	c.h[k].end = end
+	c.fix(k)
 }
 
 // fix restores the heap after the key at place k changed.
