@@ -335,8 +335,8 @@ func TestWake(t *testing.T) {
 	}
 }
 
-// Jobs carries the mesh shape and the malleable characteristics, -1 when
-// unknown.
+// Jobs carries the mesh shape and the malleable characteristics (-1 when
+// unknown; none at all for a rigid job).
 func TestJobsShapeAndMalleable(t *testing.T) {
 	tr := &trace.Trace{}
 	for id := int64(1); id <= 3; id++ {
@@ -347,15 +347,22 @@ func TestJobsShapeAndMalleable(t *testing.T) {
 	tr.Jobs[0].Work, tr.Jobs[0].Efficiency, tr.Jobs[0].MaxParallelism = 1000, 87.5, 16
 	tr.Jobs[0].ReqWidth, tr.Jobs[0].ReqHeight = 4, 2
 	tr.Jobs[2].Work, tr.Jobs[2].Efficiency, tr.Jobs[2].MaxParallelism = math.NaN(), math.Inf(1), 0
+	for id := int64(4); id <= 5; id++ {
+		j := trace.NewJob(id)
+		j.Submit, j.Run, j.ReqProcs = 0, 5, 8
+		tr.Jobs = append(tr.Jobs, j)
+	}
+	tr.Jobs[3].Efficiency = 50
+	tr.Jobs[4].MaxParallelism = 3
 	jobs, rej := engine.Jobs(tr, policy.Machine{Kind: policy.Mesh, Procs: 64, Width: 8, Height: 8}, engine.EstimatesRequested)
 	if len(rej) != 0 {
 		t.Fatal(rej)
 	}
 	var got []string
 	for _, j := range jobs {
-		got = append(got, fmt.Sprintf("%dx%d %g %g %d", j.Width, j.Height, j.Work, j.Efficiency, j.MaxPar))
+		got = append(got, fmt.Sprintf("%dx%d %v", j.Width, j.Height, j.Malleable))
 	}
-	if g, w := strings.Join(got, " | "), "4x2 1000 87.5 16 | 0x0 -1 -1 -1 | 0x0 -1 -1 -1"; g != w {
+	if g, w := strings.Join(got, " | "), "4x2 &{1000 87.5 16} | 0x0 <nil> | 0x0 <nil> | 0x0 &{-1 50 -1} | 0x0 &{-1 -1 3}"; g != w {
 		t.Errorf("got %s, want %s", g, w)
 	}
 }

@@ -38,9 +38,10 @@ type Rejection struct {
 //     time ("actual" always uses the actual run time). An estimate shorter than the run time is kept:
 //     the job runs its actual time (policies see that it outran its estimate);
 //   - mesh shape: Width/Height from req_width/req_height when > 0, else 0;
-//   - malleable characteristics: Work and Efficiency from work and
-//     efficiency when ≥ 0 and finite, else -1 (unknown); MaxPar from
-//     max_parallelism when > 0, else -1 (no cap).
+//   - malleable characteristics (Job.Malleable, nil when the record has
+//     none of them): Work and Efficiency from work and efficiency when
+//     ≥ 0 and finite, else -1 (unknown); MaxPar from max_parallelism when
+//     > 0, else -1 (no cap).
 //
 // Jobs come out sorted by (Submit, trace order), stably. An unknown
 // estimates mode is treated as "requested"; callers validate it with
@@ -48,6 +49,7 @@ type Rejection struct {
 func Jobs(t *trace.Trace, m policy.Machine, estimates string) ([]policy.Job, []Rejection) {
 	jobs := make([]policy.Job, 0, len(t.Jobs))
 	var rej []Rejection
+	var slab []policy.Malleable // Malleable records, allocated in blocks
 	for i := range t.Jobs {
 		tj := &t.Jobs[i]
 		reject := func(format string, a ...any) {
@@ -75,10 +77,18 @@ func Jobs(t *trace.Trace, m policy.Machine, estimates string) ([]policy.Job, []R
 		j := policy.Job{
 			Index: i, ID: tj.ID, Submit: tj.Submit, Run: tj.Run, Estimate: est,
 			Procs: int(procs), User: tj.User, Start: -1, End: -1,
-			Work: known(tj.Work), Efficiency: known(tj.Efficiency), MaxPar: -1,
 		}
+		ml := policy.Malleable{Work: known(tj.Work), Efficiency: known(tj.Efficiency), MaxPar: -1}
 		if tj.MaxParallelism > 0 && tj.MaxParallelism <= math.MaxInt32 {
-			j.MaxPar = int(tj.MaxParallelism)
+			ml.MaxPar = int(tj.MaxParallelism)
+		}
+		if ml != (policy.Malleable{Work: -1, Efficiency: -1, MaxPar: -1}) {
+			if len(slab) == 0 {
+				slab = make([]policy.Malleable, min(len(t.Jobs)-i, 4096))
+			}
+			slab[0] = ml
+			j.Malleable = &slab[0]
+			slab = slab[1:]
 		}
 		if tj.ReqWidth > 0 {
 			j.Width = int(tj.ReqWidth)

@@ -25,17 +25,23 @@ type Job struct {
 	Height   int     // requested mesh height, 0 when the trace gives none
 	User     int64   // SWF user id, -1 when unknown
 
-	// Malleable characteristics (Guha 1995), from the trace's work,
-	// efficiency and max_parallelism columns (engine.Jobs): -1 when
-	// unknown. A job built by hand may leave them 0: MaxPar ≤ 0 is no cap,
-	// and Work and Efficiency matter only to the malleable policies.
-	Work       float64 // total work W
-	Efficiency float64 // effective efficiency ε, percent
-	MaxPar     int     // parallelism cap N_i; ≤ 0: none
+	// Malleable characteristics, nil when the trace gives none for this
+	// job (rigid traces). Held by pointer to keep Job small (every run
+	// copies and scans the job array); read-only, shared by copies of the
+	// job.
+	Malleable *Malleable
 
 	Start float64    // start time; -1 until started
 	End   float64    // completion time; -1 until known
 	Alloc Allocation // processors held while running; nil otherwise
+}
+
+// Malleable is what a malleable job's trace record says of it (Guha 1995),
+// from the work, efficiency and max_parallelism columns.
+type Malleable struct {
+	Work       float64 // total work W; -1 when unknown
+	Efficiency float64 // effective efficiency ε, percent; -1 when unknown
+	MaxPar     int     // parallelism cap N_i; -1 (or ≤ 0) when none
 }
 
 // Allocation is the set of processors an allocator gave to one job.

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 func TestParseMachine(t *testing.T) {
@@ -95,5 +96,13 @@ func TestParams(t *testing.T) {
 	}
 	if !Supports(nil, Mesh) || !Supports([]string{Flat, Cube}, Cube) || Supports([]string{Flat}, Mesh) {
 		t.Error("Supports")
+	}
+}
+
+// Every run copies and scans the job array: Job stays within 112 bytes on
+// 64-bit machines (1M jobs: 112 MB).
+func TestJobSize(t *testing.T) {
+	if s := unsafe.Sizeof(Job{}); s > 112 && unsafe.Sizeof(0) == 8 {
+		t.Errorf("policy.Job is %d bytes, want at most 112", s)
 	}
 }
