@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -20,14 +22,37 @@ type Temp struct {
 	path string
 }
 
+// temps is the process-wide registry of the temporary files being written
+// (by CreateTemp and AtomicWrite, and those other packages declare with
+// TrackTemp). Its lock is held while a temporary file is created and
+// registered, and while CleanStaleTemps lists and removes files, so that a
+// file being written is never taken for a stale one, and RemoveTemps, run
+// by a signal handler, sees every file created before it.
 var temps = struct {
 	sync.Mutex
-	m map[string]bool
-}{m: map[string]bool{}}
+	m map[string]int // name → registrations
+}{m: map[string]int{}}
 
 // TempPattern is the name pattern of the temporary files made for path:
-// ".<base>.tmp-*" in path's folder.
-func TempPattern(path string) string { return "." + filepath.Base(path) + ".tmp-*" }
+// ".<base>.tmp-<pid>-*" in path's folder, pid the process's id, so that
+// CleanStaleTemps can tell a live process's file from a killed one's. Every
+// such name matches ".<base>.tmp-*".
+func TempPattern(path string) string {
+	return "." + filepath.Base(path) + ".tmp-" + strconv.Itoa(os.Getpid()) + "-*"
+}
+
+// TrackTemp registers path, a temporary file written by the caller (for
+// instance next to a results file, named by TempPattern), so that
+// RemoveTemps removes it on SIGINT or SIGTERM and CleanStaleTemps leaves it
+// alone. Call untrack once the file has been renamed or removed; calling it
+// again does nothing. Safe for concurrent use.
+func TrackTemp(path string) (untrack func()) {
+	temps.Lock()
+	temps.m[path]++
+	temps.Unlock()
+	var once sync.Once
+	return func() { once.Do(func() { untrackTemp(path) }) }
+}
 
 // CheckTarget returns an error when path cannot be (re)placed by a new
 // regular file: its folder does not exist, or path exists and is a
@@ -53,9 +78,26 @@ func CheckTarget(path string) error {
 	case st.IsDir():
 		return fmt.Errorf("%s: is a directory", path)
 	case !st.Mode().IsRegular():
-		return fmt.Errorf("%s: not a regular file (%s): refusing to replace it", path, st.Mode().Type())
+		return fmt.Errorf("%s: not a regular file (%s): refusing to replace it", path, fileKind(st.Mode()))
 	}
 	return nil
+}
+
+// fileKind names the type of a file that is not a regular one.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "symbolic link"
+	case m&fs.ModeCharDevice != 0:
+		return "character device"
+	case m&fs.ModeDevice != 0:
+		return "block device"
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	}
+	return "special file " + m.Type().String()
 }
 
 // CreateTemp checks path with CheckTarget and creates its temporary file.
@@ -63,19 +105,27 @@ func CreateTemp(path string) (*Temp, error) {
 	if err := CheckTarget(path); err != nil {
 		return nil, err
 	}
+	temps.Lock()
+	defer temps.Unlock()
 	f, err := os.CreateTemp(filepath.Dir(path), TempPattern(path))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		// The error names the temporary file, which the user never asked
+		// for: name the target and the folder instead.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("%s: cannot create a file in %s: %w", path, filepath.Dir(path), err)
 	}
-	temps.Lock()
-	temps.m[f.Name()] = true
-	temps.Unlock()
+	temps.m[f.Name()]++
 	return &Temp{File: f, path: path}, nil
 }
 
-func untrack(name string) {
+func untrackTemp(name string) {
 	temps.Lock()
-	delete(temps.m, name)
+	if temps.m[name]--; temps.m[name] <= 0 {
+		delete(temps.m, name)
+	}
 	temps.Unlock()
 }
 
@@ -87,7 +137,7 @@ func (t *Temp) Discard() {
 	}
 	t.File.Close()
 	os.Remove(t.Name())
-	untrack(t.Name())
+	untrackTemp(t.Name())
 	t.File = nil
 }
 
@@ -113,9 +163,13 @@ func (t *Temp) Rename() error {
 		return err
 	}
 	if err := os.Rename(t.Name(), t.path); err != nil {
-		return fmt.Errorf("%s: %w", t.path, err)
+		var le *os.LinkError
+		if errors.As(err, &le) {
+			err = le.Err
+		}
+		return fmt.Errorf("%s: cannot replace it with the file written (%s): %w", t.path, filepath.Base(t.Name()), err)
 	}
-	untrack(t.Name())
+	untrackTemp(t.Name())
 	t.File = nil
 	return nil
 }
@@ -129,7 +183,9 @@ func (t *Temp) Commit() error {
 }
 
 // RemoveTemps removes every temporary file still registered (files being
-// written when the process is interrupted). It returns their names.
+// written when the process is interrupted: the commands call it on SIGINT and
+// SIGTERM) and forgets them. It returns their names, sorted. Safe for
+// concurrent use.
 func RemoveTemps() []string {
 	temps.Lock()
 	defer temps.Unlock()
@@ -139,13 +195,22 @@ func RemoveTemps() []string {
 		out = append(out, name)
 	}
 	clear(temps.m)
+	slices.Sort(out)
 	return out
 }
 
-// CleanStaleTemps removes the temporary files of base (".<base>.tmp-*") left
-// in dir by an earlier process that was killed before it could clean up,
-// skipping those this process is writing. It returns the names removed.
-func CleanStaleTemps(dir, base string) ([]string, error) {
+// CleanStaleTemps removes the temporary files of target base
+// (".<base>.tmp-*") left in dir by earlier runs that were killed before they
+// could clean up: the commands call it before writing base. It leaves the
+// files registered in this process, and those whose name carries the id of
+// a process still running (another run writing the same target; see
+// TempPattern). It returns the names removed, sorted; a missing dir is not
+// an error. Safe for concurrent use with CreateTemp, AtomicWrite and the
+// registry.
+func CleanStaleTemps(dir, base string) (removed []string, err error) {
+	prefix := "." + base + ".tmp-"
+	temps.Lock()
+	defer temps.Unlock()
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -153,21 +218,31 @@ func CleanStaleTemps(dir, base string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	prefix := "." + base + ".tmp-"
-	var out []string
-	temps.Lock()
-	defer temps.Unlock()
 	for _, e := range ents {
 		name := filepath.Join(dir, e.Name())
-		if !strings.HasPrefix(e.Name(), prefix) || !e.Type().IsRegular() || temps.m[name] {
+		if !strings.HasPrefix(e.Name(), prefix) || !e.Type().IsRegular() || temps.m[name] > 0 {
 			continue
 		}
-		if err := os.Remove(name); err != nil {
-			return out, err
+		if pid, ok := tempPid(e.Name()[len(prefix):]); ok && pid != os.Getpid() && processRunning(pid) {
+			continue
 		}
-		out = append(out, name)
+		if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return removed, err
+		}
+		removed = append(removed, name)
 	}
-	return out, nil
+	return removed, nil
+}
+
+// tempPid returns the process id in the suffix "<pid>-<random>" of a
+// temporary file's name.
+func tempPid(suffix string) (int, bool) {
+	p, _, ok := strings.Cut(suffix, "-")
+	if !ok {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(p)
+	return pid, err == nil && pid > 0
 }
 
 // AtomicWrite writes a file through write, all or nothing: the bytes go to a
