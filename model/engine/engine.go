@@ -76,13 +76,17 @@ type Options struct {
 	// machine's capacity never exceeded, the allocator's free count
 	// consistent, an allocation at least as large as the request, every start
 	// at or after its submit time, every job ending exactly once, and the
-	// scheduler's waiting count agreeing with the engine's. A violation makes
-	// Run return an error naming the job and time.
+	// scheduler's waiting count agreeing with the engine's; through handoffs,
+	// suspensions, resumptions and migrations too (a migrating job holds
+	// both allocations for an instant). A violation makes Run return an
+	// error naming the job and time.
 	Check bool
 	// Series records the (time, busy, running, queue) series, one sample per
 	// distinct event time.
 	Series bool
-	// Placement records, for every job, where it ran last (Result.Placement).
+	// Placement records, for every job, where it ran last (Result.Placement)
+	// and where it ran before each suspension or migration
+	// (Result.EventPlacement).
 	Placement bool
 	// Progress, when set, sets the rate at which running jobs progress;
 	// when nil, a scheduler that is a policy.ProgressModel does.
@@ -114,7 +118,8 @@ type Result struct {
 	Pieces             []policy.Piece
 	pieceOff, pieceLen []int32
 	// Rejected lists the jobs the allocator declared infeasible
-	// (policy.Feasibility): they never ran and have Start = End = -1.
+	// (policy.Feasibility), in arrival order, Index being Job.Index: they
+	// were never submitted to the scheduler and have Start = End = -1.
 	Rejected []Rejection
 	// Suspensions[i] and Migrations[i] count job i's suspensions and
 	// migrations; nil when none happened in the run.
