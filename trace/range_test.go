@@ -102,3 +102,31 @@ func TestFromRecordIntegerRange(t *testing.T) {
 		b.Release()
 	}
 }
+
+// A header MaxProcs that is not a processor count is ignored with a warning
+// (it was ignored silently when not an int64, and taken as the machine size
+// when above 2^31-1).
+func TestHeaderMaxProcsBound(t *testing.T) {
+	for _, c := range []struct {
+		header string
+		want   int64
+		warn   string
+	}{
+		{"; MaxProcs: 64\n", 64, ""},
+		{"; MaxProcs: 3000000000\n; MaxNodes: 32\n", 32, `t.swf: header MaxProcs "3000000000" is not a processor count (an integer up to 2147483647); ignored`},
+		{"; MaxProcs: 99999999999999999999\n", Unknown, `t.swf: header MaxProcs "99999999999999999999" is not a processor count (an integer up to 2147483647); ignored`},
+		{"; MaxProcs: 1e3\n", Unknown, `t.swf: header MaxProcs "1e3" is not a processor count (an integer up to 2147483647); ignored`},
+	} {
+		tr, err := ReadSWF(strings.NewReader(c.header+"1 0 -1 10 1 -1 -1 16 10 -1 1 1 1 1 1 -1 -1 -1\n"), "t.swf", ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var warn string
+		if len(tr.Warnings) > 0 {
+			warn = tr.Warnings[0]
+		}
+		if tr.MaxProcs() != c.want || warn != c.warn {
+			t.Errorf("%q: MaxProcs %d, warnings %q; want %d, %q", c.header, tr.MaxProcs(), tr.Warnings, c.want, c.warn)
+		}
+	}
+}

@@ -352,6 +352,7 @@ type seenJob struct{ first, whole int }
 func (t *Trace) validator(file string, opt ReadOptions, loc func(i int) int, rows bool) *validator {
 	v := &validator{t: t, file: file, opt: opt, loc: loc, rows: rows, what: "line",
 		maxProcs: t.MaxProcs(), prevSubmit: math.Inf(-1), ordered: true, firstOver: -1}
+	t.Warnings = append(t.Warnings, t.headerProcsWarnings(file)...)
 	if rows {
 		v.what = "row"
 	}

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -96,13 +97,30 @@ type Trace struct {
 }
 
 // MaxProcs returns the machine size recorded in the header (MaxProcs, else
-// MaxNodes), or Unknown.
+// MaxNodes), or Unknown. A value that is not a processor count (above
+// MaxProcCount; the readers warn about it) counts as absent.
 func (t *Trace) MaxProcs() int64 {
-	if n := t.Header.Int("MaxProcs", Unknown); n > 0 {
-		return n
-	}
-	if n := t.Header.Int("MaxNodes", Unknown); n > 0 {
-		return n
+	for _, key := range []string{"MaxProcs", "MaxNodes"} {
+		if n := t.Header.Int(key, Unknown); n > 0 && n <= MaxProcCount {
+			return n
+		}
 	}
 	return Unknown
+}
+
+// headerProcsWarnings describes the header's MaxProcs and MaxNodes values
+// that are not processor counts, which MaxProcs ignores.
+func (t *Trace) headerProcsWarnings(file string) []string {
+	var out []string
+	for _, key := range []string{"MaxProcs", "MaxNodes"} {
+		v, ok := t.Header.Get(key)
+		if !ok {
+			continue
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil || n > MaxProcCount || n < Unknown {
+			out = append(out, fmt.Sprintf("%s: header %s %q is not a processor count (an integer up to %d); ignored", file, key, v, MaxProcCount))
+		}
+	}
+	return out
 }
