@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -163,5 +164,34 @@ func TestParquetRoundTripExtras(t *testing.T) {
 	}
 	if len(back.Header) != 2 || back.Header[1].Value != " a note" {
 		t.Fatalf("header %q", back.Header)
+	}
+}
+
+// A binary file read as SWF gives one short line: a quoted excerpt of at
+// most 40 bytes, that it is not SWF text, and what it looks like when the
+// format is known (it printed 250 raw bytes, and said gzipped files must end
+// in .gz, which they need not).
+func TestBinaryAsSWF(t *testing.T) {
+	var pq bytes.Buffer
+	if err := WriteParquet(&pq, &Trace{Jobs: []Job{NewJob(1)}}); err != nil {
+		t.Fatal(err)
+	}
+	garbage := strings.Repeat("\x00\x01\xfe", 100)
+	q := func(s string) string { return strconv.Quote(s[:20]) + "…" }
+	for _, c := range []struct {
+		name, data, want string
+	}{
+		{"parquet", pq.String(), "x.swf:1: field 1 (job_id): binary data " + q(pq.String()) + ": not an SWF text file (a Parquet file: name it .parquet)"},
+		{"bzip2", "BZh91AY&SY" + garbage, "x.swf:1: field 1 (job_id): binary data " + q("BZh91AY&SY"+garbage) + ": not an SWF text file (bzip2 data: decompress it first (only gzip is read directly))"},
+		{"elf", "\x7fELF\x02\x01" + garbage, "x.swf:1: field 1 (job_id): binary data " + q("\x7fELF\x02\x01"+garbage) + ": not an SWF text file"},
+		{"later line", "; MaxProcs: 4\n" + goodLine + "2 " + garbage + "\n", "x.swf:3: field 2 (submit_time): binary data " + q(garbage) + ": not an SWF text file"},
+		{"long text", "; MaxProcs: 4\n" + strings.Repeat("x", 100) + "\n", "x.swf:2: field 1 (job_id): " + strconv.Quote(strings.Repeat("x", 40)) + "… is not a number"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ReadSWF(strings.NewReader(c.data), "x.swf", ReadOptions{})
+			if err == nil || err.Error() != c.want {
+				t.Errorf("got %v\nwant %s", err, c.want)
+			}
+		})
 	}
 }

@@ -164,7 +164,11 @@ func (p *swfReader) parseLine(line []byte) error {
 		tok := line[start:i]
 		v, ok := parseNumber(tok)
 		if !ok {
-			return &Error{File: p.file, Line: p.line, Field: n + 1, Msg: notNumber(tok)}
+			var fileStart []byte
+			if p.line == 1 {
+				fileStart = line
+			}
+			return &Error{File: p.file, Line: p.line, Field: n + 1, Msg: notNumber(tok, fileStart)}
 		}
 		if isInt(n) && !isWhole(v) {
 			return &Error{File: p.file, Line: p.line, Field: n + 1, Msg: fmt.Sprintf("%q is not an integer", tok)}
@@ -232,9 +236,12 @@ func (p *swfReader) all() []Job {
 }
 
 // notNumber describes a token that is not a number, quoting at most 40
-// bytes of it; a token with control bytes or invalid UTF-8 is binary data
-// (a gzip file without .gz, an executable), said as such.
-func notNumber(tok []byte) string {
+// bytes of it (20 of binary data, escaped); a token with control bytes or
+// invalid UTF-8 is binary data
+// (an executable, a compressed or Parquet file), said as such. fileStart is
+// the start of the file when the token is its first, to recognise a known
+// format by its magic number; nil otherwise.
+func notNumber(tok, fileStart []byte) string {
 	binary := !utf8.Valid(tok)
 	for _, c := range tok {
 		if c < 0x20 || c == 0x7f {
@@ -243,17 +250,40 @@ func notNumber(tok []byte) string {
 		}
 	}
 	ex := tok
-	if len(ex) > 40 {
-		ex = ex[:40]
+	if n := 40; binary && len(ex) > n/2 {
+		ex = ex[:n/2] // escaped, a byte takes four characters
+	} else if len(ex) > n {
+		ex = ex[:n]
 	}
 	q := strconv.Quote(string(ex))
 	if len(ex) < len(tok) {
 		q += "…"
 	}
 	if binary {
-		return fmt.Sprintf("binary data %s: not an SWF text file (gzipped files must end in .gz)", q)
+		return fmt.Sprintf("binary data %s: not an SWF text file%s", q, magicHint(fileStart))
 	}
 	return q + " is not a number"
+}
+
+// magics are the file formats a binary file given as SWF is likely to be
+// (gzip is read whatever the name).
+var magics = []struct{ magic, hint string }{
+	{"PAR1", "a Parquet file: name it .parquet"},
+	{"BZh", "bzip2 data: decompress it first (only gzip is read directly)"},
+	{"\xfd7zXZ\x00", "xz data: decompress it first (only gzip is read directly)"},
+	{"\x28\xb5\x2f\xfd", "zstd data: decompress it first (only gzip is read directly)"},
+	{"PK\x03\x04", "a zip archive: extract the log first"},
+	{"\xff\xfe", "UTF-16 text: convert it to ASCII or UTF-8"},
+	{"\xfe\xff", "UTF-16 text: convert it to ASCII or UTF-8"},
+}
+
+func magicHint(start []byte) string {
+	for _, m := range magics {
+		if bytes.HasPrefix(start, []byte(m.magic)) {
+			return " (" + m.hint + ")"
+		}
+	}
+	return ""
 }
 
 // parseNumber parses a decimal integer quickly, falling back to
