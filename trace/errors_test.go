@@ -195,3 +195,21 @@ func TestBinaryAsSWF(t *testing.T) {
 		})
 	}
 }
+
+// A log under a .parquet name is named for what it is.
+func TestNotParquet(t *testing.T) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("; MaxProcs: 4\n" + goodLine))
+	zw.Close()
+	for _, c := range []struct{ name, data, want string }{
+		{"text", "; MaxProcs: 4\n" + goodLine, "(text: an SWF log must be named .swf)"},
+		{"gzip", gz.String(), "(gzip data: an SWF log must be named .swf.gz)"},
+		{"binary", "\x00\x01\x02\x03\x04\x05\x06\x07\x08", "invalid magic header"},
+	} {
+		_, err := readBytes([]byte(c.data), "x.parquet")
+		if err == nil || !strings.HasPrefix(err.Error(), "x.parquet: not a readable Parquet file: ") || !strings.Contains(err.Error(), c.want) || len(err.Error()) > 160 {
+			t.Errorf("%s: got %v, want …%s", c.name, err, c.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
@@ -127,7 +129,7 @@ func ParquetWriterOptions(version string, kv ...string) []parquet.WriterOption {
 func ReadParquet(r io.ReaderAt, size int64, name string, opt ReadOptions) (*Trace, error) {
 	f, err := parquet.OpenFile(r, size)
 	if err != nil {
-		return nil, &Error{File: name, Msg: "not a readable Parquet file: " + err.Error()}
+		return nil, &Error{File: name, Msg: "not a readable Parquet file: " + err.Error() + notParquetHint(r, size)}
 	}
 	t := &Trace{Name: baseName(name), Path: name}
 	if v, ok := f.Lookup(MetaName); ok && v != "" {
@@ -180,6 +182,21 @@ func ReadParquet(r io.ReaderAt, size int64, name string, opt ReadOptions) (*Trac
 	}
 	v.finish()
 	return t, nil
+}
+
+// notParquetHint says what a file that is not Parquet looks like, when it
+// is an SWF log (text or gzipped) under the wrong name.
+func notParquetHint(r io.ReaderAt, size int64) string {
+	head := make([]byte, min(size, 512))
+	n, _ := r.ReadAt(head, 0)
+	head = head[:n]
+	switch {
+	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
+		return " (gzip data: an SWF log must be named .swf.gz)"
+	case len(head) > 0 && utf8.Valid(head) && !bytes.ContainsFunc(head, func(r rune) bool { return r < ' ' && r != '\n' && r != '\r' && r != '\t' }):
+		return " (text: an SWF log must be named .swf)"
+	}
+	return ""
 }
 
 // readParquetFile opens path and reads it with ReadParquet.
