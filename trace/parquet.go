@@ -86,15 +86,16 @@ func WriteParquet(w io.Writer, t *Trace) error {
 	return jw.finish(t)
 }
 
-// ParquetRowGroupRows is the largest row group schedlab writes: 2^20 rows.
-// A reader holds at most a row group of a column chunk's pages at a time.
+// ParquetRowGroupRows is the largest row group schedlab writes: 2^20 rows,
+// so that a trace of up to a million jobs is one row group.
 const ParquetRowGroupRows = 1 << 20
 
 // ParquetWriterOptions is schedlab's one Parquet writer configuration, for
 // traces and results alike:
 //
-//   - zstd at its fastest level (SpeedFastest): within a few percent of the
-//     default level's size on traces and results, at a fraction of the time;
+//   - zstd at its fastest level (SpeedFastest): on traces no larger than the
+//     default level's output (KTH 329 KB vs 331 KB, a 1,000,000-job
+//     synthetic trace 16.3 MB vs 17.7 MB), and faster;
 //   - created-by "schedlab <version>" (version may be empty);
 //   - row groups of up to ParquetRowGroupRows rows;
 //   - pages of 64 KiB, compressed as rows arrive rather than all at Close, so
@@ -104,9 +105,9 @@ const ParquetRowGroupRows = 1 << 20
 //     key; metadata set afterwards with SetKeyValueMetadata follow in call
 //     order. Either way the bytes are deterministic.
 //
-// Columns keep their plain physical types (int64, double) and PLAIN
-// encoding, which every Parquet reader (DuckDB, pyarrow, polars, Spark)
-// understands.
+// Types and encodings are the schema's: trace columns are plain int64 and
+// double, PLAIN-encoded, which every Parquet reader (DuckDB, pyarrow,
+// polars, Spark) understands.
 func ParquetWriterOptions(version string, kv ...string) []parquet.WriterOption {
 	if len(kv)%2 != 0 {
 		panic("trace.ParquetWriterOptions: key-value metadata must come in pairs")

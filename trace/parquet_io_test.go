@@ -308,3 +308,37 @@ func TestParquetColumnErrors(t *testing.T) {
 		})
 	}
 }
+
+// ParquetWriterOptions records its key-value metadata; an odd count of
+// arguments is a programming error.
+func TestParquetWriterOptions(t *testing.T) {
+	type row struct {
+		X int64 `parquet:"x"`
+	}
+	var b bytes.Buffer
+	w := parquet.NewGenericWriter[row](&b, ParquetWriterOptions("1.2.3", "b.key", "2", "a.key", "1")...)
+	w.SetKeyValueMetadata("c.key", "3")
+	if _, err := w.Write([]row{{1}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := parquet.OpenFile(bytes.NewReader(b.Bytes()), int64(b.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kv []string
+	for _, p := range f.Metadata().KeyValueMetadata {
+		kv = append(kv, p.Key+"="+p.Value)
+	}
+	if got := strings.Join(kv, " "); got != "a.key=1 b.key=2 c.key=3" || !strings.HasPrefix(f.Metadata().CreatedBy, "schedlab version 1.2.3") {
+		t.Errorf("metadata %q, created by %q", got, f.Metadata().CreatedBy)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("odd key-value count accepted")
+		}
+	}()
+	ParquetWriterOptions("", "lonely")
+}
