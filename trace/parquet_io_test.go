@@ -342,3 +342,11 @@ func TestParquetWriterOptions(t *testing.T) {
 	}()
 	ParquetWriterOptions("", "lonely")
 }
+
+// An empty trace is a valid file with its metadata and no row group.
+func TestParquetEmpty(t *testing.T) {
+	tr, err := readBytes(parquetBytes(t, &Trace{Name: "e", Machine: "flat:4"}), "e.parquet")
+	if err != nil || len(tr.Jobs) != 0 || tr.Name != "e" || tr.Machine != "flat:4" {
+		t.Fatalf("%v %+v", err, tr)
+	}
+}
