@@ -241,3 +241,25 @@ func TestTempRegistryConcurrent(t *testing.T) {
 		t.Errorf("leftovers: %v", ents)
 	}
 }
+
+// WriteFile and Convert remove the temporary files a killed run left next
+// to their target.
+func TestWriteFileCleansStaleTemps(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.swf")
+	if err := os.WriteFile(in, []byte("; MaxProcs: 4\n1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 1 1 -1 -1 -1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{"a.parquet", "b.swf"} {
+		stale := filepath.Join(dir, "."+out+".tmp-123")
+		if err := os.WriteFile(stale, []byte("partial"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Convert(in, filepath.Join(dir, out), ConvertOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(stale); !os.IsNotExist(err) {
+			t.Errorf("%s left in place", stale)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/klauspost/compress/gzip"
@@ -94,13 +95,15 @@ func (g *gzipErrReader) Read(p []byte) (int, error) {
 }
 
 // WriteFile writes t to path in the format its extension names, atomically:
-// on error nothing is left at path and an existing file is untouched.
+// on error nothing is left at path and an existing file is untouched. The
+// temporary files of path left by killed runs are removed first
+// (CleanStaleTemps).
 func WriteFile(path string, t *Trace) error {
 	format := FormatOf(path)
 	if format == FormatUnknown {
 		return fmt.Errorf("%s: unknown trace format (want .swf, .swf.gz or .parquet)", path)
 	}
-	return AtomicWrite(path, func(w io.Writer) error {
+	return writeAtomic(path, func(w io.Writer) error {
 		switch format {
 		case FormatParquet:
 			return WriteParquet(w, t)
@@ -113,6 +116,14 @@ func WriteFile(path string, t *Trace) error {
 		}
 		return WriteSWF(w, t)
 	})
+}
+
+// writeAtomic is AtomicWrite after removing the stale temporary files of
+// path (best effort: a folder that cannot be cleaned is AtomicWrite's to
+// report).
+func writeAtomic(path string, write func(w io.Writer) error) error {
+	CleanStaleTemps(filepath.Dir(path), filepath.Base(path))
+	return AtomicWrite(path, write)
 }
 
 func gzipNewReader(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) }

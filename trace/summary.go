@@ -177,7 +177,8 @@ type ConvertOptions struct {
 // Convert reads in and writes out, each in the format its extension names
 // (.swf, .swf.gz, .parquet), recording the machine hint and the source in
 // the provenance. Nothing is written when reading fails, and the output is
-// written atomically.
+// written atomically, after removing its stale temporary files (as
+// WriteFile).
 func Convert(in, out string, opt ConvertOptions) (*Trace, error) {
 	if FormatOf(out) == FormatUnknown {
 		return nil, fmt.Errorf("%s: unknown output format (want .swf, .swf.gz or .parquet)", out)
@@ -244,7 +245,7 @@ func convertStreaming(in, out string, opt ConvertOptions) (*Trace, error) {
 	if err := sink.jw.finish(t); err != nil {
 		return nil, err
 	}
-	if err := AtomicWrite(out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
+	if err := writeAtomic(out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
 		return nil, err
 	}
 	return t, nil
