@@ -28,9 +28,10 @@ type sink struct {
 	dir     string
 	lock    *os.File
 	files   []*stream
-	jobs    *parquet.GenericWriter[schema.Job]
+	enc     *encoders
+	jobs    *colFile[*jobTable]
 	summary *parquet.GenericWriter[schema.Summary]
-	series  *parquet.GenericWriter[schema.Series]
+	series  *colFile[*seriesTable]
 	tau     float64
 }
 
@@ -77,7 +78,7 @@ func newSink(opt Options, preps []*prepared) (_ *sink, err error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &sink{dir: opt.Out, lock: lock, tau: opt.BsldTau}
+	s := &sink{dir: opt.Out, lock: lock, tau: opt.BsldTau, enc: newEncoders()}
 	defer func() {
 		if err != nil {
 			s.abort()
@@ -102,8 +103,11 @@ func newSink(opt Options, preps []*prepared) (_ *sink, err error) {
 	if err != nil {
 		return nil, err
 	}
-	s.jobs = schema.NewWriter[schema.Job](js.buf, meta)
-	js.pw = s.jobs
+	jw := schema.NewWriter[schema.Job](js.buf, meta)
+	js.pw = jw
+	if s.jobs, err = newColFile(schema.JobsFile, jw, jobColumns, s.enc); err != nil {
+		return nil, err
+	}
 	ss, err := open(schema.SummaryFile)
 	if err != nil {
 		return nil, err
@@ -115,8 +119,11 @@ func newSink(opt Options, preps []*prepared) (_ *sink, err error) {
 		if err != nil {
 			return nil, err
 		}
-		s.series = schema.NewWriter[schema.Series](sr.buf, meta)
-		sr.pw = s.series
+		sw := schema.NewWriter[schema.Series](sr.buf, meta)
+		sr.pw = sw
+		if s.series, err = newColFile(schema.SeriesFile, sw, seriesColumns, s.enc); err != nil {
+			return nil, err
+		}
 	}
 	return s, nil
 }
@@ -156,21 +163,17 @@ func metaOf(opt Options, preps []*prepared) schema.Meta {
 
 // write streams one run's rows.
 func (s *sink) write(o *output) error {
-	if err := jobRows(o, s.tau, func(rows []schema.Job) error {
-		_, err := s.jobs.Write(rows)
+	jt := newJobTable(o, s.tau)
+	if err := s.jobs.write(jt, jt.n); err != nil {
 		return err
-	}); err != nil {
-		return fmt.Errorf("%s: %w", schema.JobsFile, err)
 	}
 	if _, err := s.summary.Write([]schema.Summary{o.summary}); err != nil {
 		return fmt.Errorf("%s: %w", schema.SummaryFile, err)
 	}
 	if s.series != nil {
-		if err := seriesRows(o, func(rows []schema.Series) error {
-			_, err := s.series.Write(rows)
+		st := &seriesTable{keys: jt.keys, ser: o.res.Series}
+		if err := s.series.write(st, len(st.ser)); err != nil {
 			return err
-		}); err != nil {
-			return fmt.Errorf("%s: %w", schema.SeriesFile, err)
 		}
 	}
 	return nil
@@ -212,6 +215,10 @@ func (s *sink) abort() {
 		f.tmp.Discard()
 	}
 	s.files = nil
+	if s.enc != nil {
+		s.enc.stop()
+		s.enc = nil
+	}
 	if s.lock != nil {
 		s.lock.Close() // releases the flock
 		s.lock = nil
