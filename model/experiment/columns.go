@@ -265,7 +265,20 @@ type jobTable struct {
 	lo int               // first staged row
 	f  [nFloat][]float64 // staged double columns
 	i  [nInt][]int64     // staged int64 columns
+	// Staged placements: the values of row lo+r are pieceVal[r] ..
+	// pieceVal[r+1]−1 of piece (x, y, w, h, mask) and level.
+	pieceVal []int32
+	piece    [5][]int32
+	level    []uint8 // pieceFirst, pieceNext or pieceNone
 }
+
+// Levels of a placement value: a row's first piece, a later one, or the
+// null standing for an empty list.
+const (
+	pieceFirst = iota
+	pieceNext
+	pieceNone
+)
 
 func newJobTable(o *output, tau float64) *jobTable {
 	jobs := o.res.Jobs
@@ -305,7 +318,12 @@ func (t *jobTable) stage(lo, hi int, enc *encoders) {
 	}
 	t.lo = lo
 	res := t.res
-	enc.each((n+valueRows-1)/valueRows, func(b int, _ *[]parquet.Value) error {
+	blocks := (n + valueRows - 1) / valueRows
+	enc.each(blocks+1, func(b int, _ *[]parquet.Value) error {
+		if b == blocks {
+			t.stagePieces(lo, hi)
+			return nil
+		}
 		for k := b * valueRows; k < min(n, (b+1)*valueRows); k++ {
 			i := t.at(lo + k)
 			j := &res.Jobs[i]
@@ -330,6 +348,37 @@ func (t *jobTable) stage(lo, hi int, enc *encoders) {
 	})
 }
 
+// stagePieces stages the placements of rows lo..hi−1 (none without
+// placements: the columns are then all nulls).
+func (t *jobTable) stagePieces(lo, hi int) {
+	if t.res.Pieces == nil {
+		return
+	}
+	t.pieceVal = append(t.pieceVal[:0], 0)
+	for k := range t.piece {
+		t.piece[k] = t.piece[k][:0]
+	}
+	t.level = t.level[:0]
+	for row := lo; row < hi; row++ {
+		pl := t.res.Placement(t.at(row))
+		if len(pl) == 0 {
+			for k := range t.piece {
+				t.piece[k] = append(t.piece[k], 0)
+			}
+			t.level = append(t.level, pieceNone)
+		}
+		for k, p := range pl {
+			t.piece[0] = append(t.piece[0], p.X)
+			t.piece[1] = append(t.piece[1], p.Y)
+			t.piece[2] = append(t.piece[2], p.W)
+			t.piece[3] = append(t.piece[3], p.H)
+			t.piece[4] = append(t.piece[4], p.Mask)
+			t.level = append(t.level, uint8(min(k, pieceNext)))
+		}
+		t.pieceVal = append(t.pieceVal, int32(len(t.level)))
+	}
+}
+
 // counts returns c[i] as int64, 0 when c is nil (nothing happened).
 func counts(c []int32, i int) int64 {
 	if c == nil {
@@ -350,23 +399,28 @@ func jobInt(name string, k int) column[*jobTable] {
 	}}
 }
 
-// pieceColumn is a leaf of the placement list: one value per piece
-// (repetition level 1 after a row's first), a null for an empty list.
-func pieceColumn(field string, v func(p *policy.Piece) int32) column[*jobTable] {
-	return column[*jobTable]{"placement.list.element." + field, func(t *jobTable, lo, hi, ci int, vals []parquet.Value) []parquet.Value {
+// pieceColumn is leaf f (x, y, w, h, mask) of the placement list: one
+// value per piece (repetition level 1 after a row's first), a null for an
+// empty list.
+func pieceColumn(name string, f int) column[*jobTable] {
+	return column[*jobTable]{"placement.list.element." + name, func(t *jobTable, lo, hi, ci int, vals []parquet.Value) []parquet.Value {
 		null := parquet.NullValue().Level(0, 0, ci)
 		if t.res.Pieces == nil {
 			return repeat(null, hi-lo, vals)
 		}
-		for row := lo; row < hi; row++ {
-			pl := t.res.Placement(t.at(row))
-			if len(pl) == 0 {
-				vals = append(vals, null)
+		a, b := t.pieceVal[lo-t.lo], t.pieceVal[hi-t.lo]
+		vals, add := extend(vals, int(b-a))
+		for k := range add {
+			lev := t.level[int(a)+k]
+			if lev == pieceNone {
+				add[k] = null
 				continue
 			}
-			for k := range pl {
-				vals = append(vals, parquet.Int32Value(v(&pl[k])).Level(min(k, 1), 1, ci))
-			}
+			v := parquet.Int32Value(t.piece[f][int(a)+k])
+			v.SetRepetitionLevel(int(lev))
+			v.SetDefinitionLevel(1)
+			v.SetColumnIndex(ci)
+			add[k] = v
 		}
 		return vals
 	}}
@@ -390,11 +444,11 @@ var jobColumns = append(keyColumns(func(t *jobTable) *runKeys { return &t.keys }
 	jobFloat("run_time", fRun),
 	jobFloat("estimate", fEstimate),
 	jobInt("user_id", iUser),
-	pieceColumn("x", func(p *policy.Piece) int32 { return p.X }),
-	pieceColumn("y", func(p *policy.Piece) int32 { return p.Y }),
-	pieceColumn("w", func(p *policy.Piece) int32 { return p.W }),
-	pieceColumn("h", func(p *policy.Piece) int32 { return p.H }),
-	pieceColumn("mask", func(p *policy.Piece) int32 { return p.Mask }),
+	pieceColumn("x", 0),
+	pieceColumn("y", 1),
+	pieceColumn("w", 2),
+	pieceColumn("h", 3),
+	pieceColumn("mask", 4),
 	jobInt("suspensions", iSuspensions),
 	jobInt("migrations", iMigrations),
 }...)

@@ -161,20 +161,29 @@ func metaOf(opt Options, preps []*prepared) schema.Meta {
 	return schema.Meta{Version: version, Options: schema.JSON(o), Traces: schema.JSON(ts)}
 }
 
-// write streams one run's rows.
+// write streams one run's rows. Jobs and series are written at the same
+// time, their columns sharing the encoders (each file's bytes depend only
+// on its own rows).
 func (s *sink) write(o *output) error {
 	jt := newJobTable(o, s.tau)
-	if err := s.jobs.write(jt, jt.n); err != nil {
+	series := make(chan error, 1)
+	go func() {
+		if s.series == nil {
+			series <- nil
+			return
+		}
+		st := &seriesTable{keys: jt.keys, ser: o.res.Series}
+		series <- s.series.write(st, len(st.ser))
+	}()
+	err := s.jobs.write(jt, jt.n)
+	if serr := <-series; err == nil {
+		err = serr
+	}
+	if err != nil {
 		return err
 	}
 	if _, err := s.summary.Write([]schema.Summary{o.summary}); err != nil {
 		return fmt.Errorf("%s: %w", schema.SummaryFile, err)
-	}
-	if s.series != nil {
-		st := &seriesTable{keys: jt.keys, ser: o.res.Series}
-		if err := s.series.write(st, len(st.ser)); err != nil {
-			return err
-		}
 	}
 	return nil
 }
