@@ -2,7 +2,6 @@ package experiment
 
 import (
 	"bytes"
-	"github.com/schedlab/schedlab/model/schema"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/schedlab/schedlab/model/schema"
 	"github.com/schedlab/schedlab/trace"
 )
 
@@ -142,10 +142,13 @@ func synthetic(name string, n int, seed uint64) *trace.Trace {
 }
 
 func TestDeterministicAcrossWorkers(t *testing.T) {
+	// Small batches and row groups: runs span several of each.
+	defer func(b, g int) { batchRows, rowGroupRows = b, g }(batchRows, rowGroupRows)
+	batchRows, rowGroupRows = 256, 3000
 	traces := []*trace.Trace{synthetic("b", 600, 1), synthetic("a", 400, 2)}
 	dirs := []string{t.TempDir(), t.TempDir()}
 	var tables []string
-	for i, w := range []int{1, 3} {
+	for i, w := range []int{1, 4} {
 		rows, err := Run(traces, Options{Workers: w, Out: dirs[i], Check: true, Placement: true})
 		if err != nil {
 			t.Fatal(err)
@@ -166,7 +169,7 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 			t.Fatal(err1, err2)
 		}
 		if !bytes.Equal(a, b) {
-			t.Errorf("%s differs between -j 1 and -j 3", f)
+			t.Errorf("%s differs between -j 1 and -j 4", f)
 		}
 	}
 	// Rows come sorted by (trace, alloc, sched, rep, job_id).

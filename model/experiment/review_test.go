@@ -2,7 +2,6 @@ package experiment
 
 import (
 	"bytes"
-	"github.com/schedlab/schedlab/model/schema"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedlab/schedlab/model/schema"
 	"github.com/schedlab/schedlab/trace"
 )
 

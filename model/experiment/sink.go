@@ -90,42 +90,44 @@ func newSink(opt Options, preps []*prepared) (_ *sink, err error) {
 		}
 	}
 	meta := metaOf(opt, preps)
-	open := func(name string) (*stream, error) {
-		t, err := trace.CreateTemp(filepath.Join(opt.Out, name))
-		if err != nil {
-			return nil, err
-		}
-		st := &stream{tmp: t, buf: bufio.NewWriterSize(t, 1<<20)}
-		s.files = append(s.files, st)
-		return st, nil
-	}
-	js, err := open(schema.JobsFile)
-	if err != nil {
+	if s.jobs, err = openColumns[schema.Job](s, schema.JobsFile, meta, jobColumns); err != nil {
 		return nil, err
 	}
-	jw := schema.NewWriter[schema.Job](js.buf, meta)
-	js.pw = jw
-	if s.jobs, err = newColFile(schema.JobsFile, jw, jobColumns, s.enc); err != nil {
-		return nil, err
-	}
-	ss, err := open(schema.SummaryFile)
+	ss, err := s.open(schema.SummaryFile)
 	if err != nil {
 		return nil, err
 	}
 	s.summary = schema.NewWriter[schema.Summary](ss.buf, meta)
 	ss.pw = s.summary
 	if !opt.NoSeries {
-		sr, err := open(schema.SeriesFile)
-		if err != nil {
-			return nil, err
-		}
-		sw := schema.NewWriter[schema.Series](sr.buf, meta)
-		sr.pw = sw
-		if s.series, err = newColFile(schema.SeriesFile, sw, seriesColumns, s.enc); err != nil {
+		if s.series, err = openColumns[schema.Series](s, schema.SeriesFile, meta, seriesColumns); err != nil {
 			return nil, err
 		}
 	}
 	return s, nil
+}
+
+// open creates the temporary file of results file name.
+func (s *sink) open(name string) (*stream, error) {
+	t, err := trace.CreateTemp(filepath.Join(s.dir, name))
+	if err != nil {
+		return nil, err
+	}
+	st := &stream{tmp: t, buf: bufio.NewWriterSize(t, 1<<20)}
+	s.files = append(s.files, st)
+	return st, nil
+}
+
+// openColumns opens results file name, of rows T, written column by
+// column.
+func openColumns[T any, R table](s *sink, name string, meta schema.Meta, cols []column[R]) (*colFile[R], error) {
+	st, err := s.open(name)
+	if err != nil {
+		return nil, err
+	}
+	pw := schema.NewWriter[T](st.buf, meta)
+	st.pw = pw
+	return newColFile(name, pw, cols, s.enc)
 }
 
 // metaOf returns the run's metadata: the options that shape the results and
