@@ -124,7 +124,7 @@ func TestOutputLocked(t *testing.T) {
 	}
 }
 
-// SIGINT while writing: the temporary files go, the command says
+// SIGINT or SIGTERM while writing: the temporary files go, the command says
 // "interrupted" and exits 130.
 func TestInterruptRemovesTemporaryFiles(t *testing.T) {
 	if testing.Short() {
@@ -143,44 +143,96 @@ func TestInterruptRemovesTemporaryFiles(t *testing.T) {
 		fmt.Fprintf(&sb, "%d %d -1 %d %d -1 -1 %d %d -1 1 1 -1 -1 -1 -1 -1 -1\n", i, i, 50+i%97, 1+i%64, 1+i%64, 60+i%97)
 	}
 	in := writeSWF(t, dir, "long.swf", sb.String())
-	out := filepath.Join(dir, "out")
-	cmd := exec.Command(bin, "run", "--quiet", "--sched", "conservative,easy,fcfs", "--out", out, in)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		out := filepath.Join(dir, "out-"+sig.String())
+		cmd := exec.Command(bin, "run", "--quiet", "--sched", "conservative,easy,fcfs", "--out", out, in)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			ents, _ := os.ReadDir(out)
+			tmp := 0
+			for _, e := range ents {
+				if strings.Contains(e.Name(), ".tmp-") {
+					tmp++
+				}
+			}
+			if tmp > 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				t.Fatal("no temporary file appeared")
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		cmd.Process.Signal(sig)
+		err := cmd.Wait()
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != 130 {
+			t.Fatalf("%v: exit %v, want 130; stderr %q", sig, err, stderr.String())
+		}
+		if !strings.Contains(stderr.String(), "replay: interrupted") {
+			t.Errorf("%v: stderr %q", sig, stderr.String())
+		}
 		ents, _ := os.ReadDir(out)
-		tmp := 0
 		for _, e := range ents {
-			if strings.Contains(e.Name(), ".tmp-") {
-				tmp++
+			if strings.Contains(e.Name(), ".tmp-") || strings.HasSuffix(e.Name(), ".parquet") {
+				t.Errorf("%v: left after the interrupt: %s", sig, e.Name())
 			}
 		}
-		if tmp > 0 {
-			break
+	}
+}
+
+// The three commands, built as users run them: a usage error is two lines
+// on stderr (the error, a pointer to --help) and exit status 1; a bad value
+// of ours one line; a run that counts no job exits 0 with a warning.
+func TestExitCodes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the commands; skipped with -short")
+	}
+	dir := t.TempDir()
+	for _, cmd := range []string{"replay", "synth", "report"} {
+		if b, err := exec.Command("go", "build", "-o", filepath.Join(dir, cmd), "../"+cmd).CombinedOutput(); err != nil {
+			t.Fatalf("build %s: %v\n%s", cmd, err, b)
 		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatal("no temporary file appeared")
+	}
+	tiny := writeSWF(t, dir, "tiny.swf", swf)
+	empty := writeSWF(t, dir, "empty.swf", "; MaxProcs: 4\n")
+	for _, c := range []struct {
+		args   []string
+		code   int
+		stderr string
+	}{
+		{[]string{"replay", "run", "--bogus"}, 1, "replay: flag provided but not defined: -bogus\nRun 'replay run --help' for usage.\n"},
+		{[]string{"replay", "--bogus"}, 1, "replay: flag provided but not defined: -bogus\nRun 'replay --help' for usage.\n"},
+		{[]string{"synth", "convert", "--bogus", "a", "b"}, 1, "synth: flag provided but not defined: -bogus\nRun 'synth convert --help' for usage.\n"},
+		{[]string{"synth", "workload", "--jobs", "x"}, 1, "synth: invalid value \"x\" for flag -jobs: parse error\nRun 'synth workload --help' for usage.\n"},
+		{[]string{"report", "--bogus"}, 1, "report: flag provided but not defined: -bogus\nRun 'report --help' for usage.\n"},
+		{[]string{"report", "compare", "--bogus", "a", "b"}, 1, "report: flag provided but not defined: -bogus\nRun 'report compare --help' for usage.\n"},
+		{[]string{"replay", "run", "-j", "0", tiny}, 1, "replay: -j 0: want at least 1 worker\n"},
+		{[]string{"replay", "run", "-j", "-5", tiny}, 1, "replay: -j -5: want at least 1 worker\n"},
+		{[]string{"replay", "run", "--quiet", "--alloc", "count", "--sched", "fcfs", "--out", filepath.Join(dir, "out"), empty}, 0,
+			"replay: warning: trace empty, count/fcfs: no job counted (0 in the trace, 0 rejected, 0 filtered): its statistics are NaN\n"},
+	} {
+		cmd := exec.Command(filepath.Join(dir, c.args[0]), c.args[1:]...)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
 		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
-	ee, ok := err.(*exec.ExitError)
-	if !ok || ee.ExitCode() != 130 {
-		t.Fatalf("exit %v, want 130; stderr %q", err, stderr.String())
-	}
-	if !strings.Contains(stderr.String(), "replay: interrupted") {
-		t.Errorf("stderr %q", stderr.String())
-	}
-	ents, _ := os.ReadDir(out)
-	for _, e := range ents {
-		if strings.Contains(e.Name(), ".tmp-") || strings.HasSuffix(e.Name(), ".parquet") {
-			t.Errorf("left after the interrupt: %s", e.Name())
+		if code != c.code || stderr.String() != c.stderr {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d, stderr %q", c.args, code, stderr.String(), c.code, c.stderr)
+		}
+		if c.code != 0 && stdout.Len() != 0 {
+			t.Errorf("%v: stdout %q", c.args, stdout.String())
 		}
 	}
 }
