@@ -109,12 +109,28 @@ func (f *colFile[R]) write(r R, n int) error {
 		lo = hi
 		if f.rows == rowGroupRows {
 			f.rows = 0
+			if err := f.flushColumns(); err != nil {
+				return err
+			}
 			if err := f.pw.Flush(); err != nil {
 				return fmt.Errorf("%s: %w", f.name, err)
 			}
 		}
 	}
 	return nil
+}
+
+// flushColumns cuts the last page of every column, columns in parallel,
+// before the row group is written (which would compress them one after
+// the other). A page is cut where it would have been anyway.
+func (f *colFile[R]) flushColumns() error {
+	cws := f.pw.ColumnWriters()
+	return f.enc.each(len(cws), func(ci int, _ *[]parquet.Value) error {
+		if err := cws[ci].Flush(); err != nil {
+			return fmt.Errorf("%s: column %s: %w", f.name, f.cols[ci].name, err)
+		}
+		return nil
+	})
 }
 
 // encoders are the goroutines that encode the columns of a batch, each with

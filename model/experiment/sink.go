@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/parquet-go/parquet-go"
@@ -40,6 +41,17 @@ type stream struct {
 	tmp *trace.Temp
 	buf *bufio.Writer
 	pw  interface{ Close() error }
+}
+
+// close completes the file, flushes it and syncs it to disk.
+func (st *stream) close() error {
+	if err := st.pw.Close(); err != nil {
+		return err
+	}
+	if err := st.buf.Flush(); err != nil {
+		return err
+	}
+	return st.tmp.Close()
 }
 
 // lockDir creates dir and takes an exclusive lock on dir/LockFile, failing
@@ -196,16 +208,28 @@ func (s *sink) write(o *output) error {
 // run is removed, so that the directory never mixes two runs.
 func (s *sink) commit() error {
 	defer s.abort()
-	for _, f := range s.files {
-		if err := f.pw.Close(); err != nil {
+	// The last pages of every column, compressed in parallel; then the
+	// files completed and synced at the same time.
+	if err := s.jobs.flushColumns(); err != nil {
+		return err
+	}
+	if s.series != nil {
+		if err := s.series.flushColumns(); err != nil {
 			return err
 		}
-		if err := f.buf.Flush(); err != nil {
-			return err
-		}
-		if err := f.tmp.Close(); err != nil {
-			return err
-		}
+	}
+	errs := make([]error, len(s.files))
+	var wg sync.WaitGroup
+	for i, f := range s.files {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = f.close()
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
 	}
 	for _, f := range s.files {
 		if err := f.tmp.Rename(); err != nil {
