@@ -126,3 +126,52 @@ func TestInputOrderDoesNotMatter(t *testing.T) {
 		t.Errorf("%s depends on the order of the traces", schema.SummaryFile)
 	}
 }
+
+// A results file whose place is taken during the run (a directory where
+// summary.parquet would go) fails the commit before any file is renamed:
+// the earlier jobs.parquet stays. summary.parquet is renamed last.
+func TestCommitChecksEveryTargetFirst(t *testing.T) {
+	dir := t.TempDir()
+	old := []byte("previous run")
+	if err := os.WriteFile(filepath.Join(dir, schema.JobsFile), old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr := tiny()
+	opt := Options{Out: dir, Allocs: []string{"count"}, Scheds: []string{"fcfs"}}
+	if err := opt.validate(); err != nil {
+		t.Fatal(err)
+	}
+	tasks, preps, err := plan([]*trace.Trace{tr}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := newSink(opt, preps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range s.files {
+		names = append(names, filepath.Base(f.path))
+	}
+	if strings.Join(names, " ") != "jobs.parquet series.parquet summary.parquet" {
+		t.Errorf("commit order %v, want summary last", names)
+	}
+	if err := s.write(runTask(tasks[0], opt)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, schema.SummaryFile, "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.commit(); err == nil || !strings.Contains(err.Error(), schema.SummaryFile) {
+		t.Fatalf("commit: %v", err)
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, schema.JobsFile)); err != nil || !bytes.Equal(got, old) {
+		t.Errorf("jobs.parquet after a failed commit: %q, %v; want the previous run's", got, err)
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.Contains(e.Name(), ".tmp-") {
+			t.Errorf("temporary file left: %s", e.Name())
+		}
+	}
+}

@@ -38,9 +38,10 @@ type sink struct {
 
 // stream is one results file being written.
 type stream struct {
-	tmp *trace.Temp
-	buf *bufio.Writer
-	pw  interface{ Close() error }
+	path string // the results file
+	tmp  *trace.Temp
+	buf  *bufio.Writer
+	pw   interface{ Close() error }
 }
 
 // close completes the file, flushes it and syncs it to disk.
@@ -102,8 +103,15 @@ func newSink(opt Options, preps []*prepared) (_ *sink, err error) {
 		}
 	}
 	meta := metaOf(opt, preps)
+	// Opened, and renamed at commit, in this order: summary.parquet last,
+	// so that a new summary means new jobs and series.
 	if s.jobs, err = openColumns[schema.Job](s, schema.JobsFile, meta, jobColumns); err != nil {
 		return nil, err
+	}
+	if !opt.NoSeries {
+		if s.series, err = openColumns[schema.Series](s, schema.SeriesFile, meta, seriesColumns); err != nil {
+			return nil, err
+		}
 	}
 	ss, err := s.open(schema.SummaryFile)
 	if err != nil {
@@ -111,21 +119,17 @@ func newSink(opt Options, preps []*prepared) (_ *sink, err error) {
 	}
 	s.summary = schema.NewWriter[schema.Summary](ss.buf, meta)
 	ss.pw = s.summary
-	if !opt.NoSeries {
-		if s.series, err = openColumns[schema.Series](s, schema.SeriesFile, meta, seriesColumns); err != nil {
-			return nil, err
-		}
-	}
 	return s, nil
 }
 
 // open creates the temporary file of results file name.
 func (s *sink) open(name string) (*stream, error) {
-	t, err := trace.CreateTemp(filepath.Join(s.dir, name))
+	path := filepath.Join(s.dir, name)
+	t, err := trace.CreateTemp(path)
 	if err != nil {
 		return nil, err
 	}
-	st := &stream{tmp: t, buf: bufio.NewWriterSize(t, 1<<20)}
+	st := &stream{path: path, tmp: t, buf: bufio.NewWriterSize(t, 1<<20)}
 	s.files = append(s.files, st)
 	return st, nil
 }
@@ -231,13 +235,21 @@ func (s *sink) commit() error {
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
+	// Every target checked again before the first rename (something may
+	// have taken a file's place during the run).
 	for _, f := range s.files {
-		if err := f.tmp.Rename(); err != nil {
+		if err := trace.CheckTarget(f.path); err != nil {
 			return err
 		}
 	}
-	if s.series == nil {
-		if err := os.Remove(filepath.Join(s.dir, schema.SeriesFile)); err != nil && !os.IsNotExist(err) {
+	for i, f := range s.files {
+		if i == len(s.files)-1 && s.series == nil {
+			// Before the summary: an earlier run's series would not match.
+			if err := os.Remove(filepath.Join(s.dir, schema.SeriesFile)); err != nil && !os.IsNotExist(err) {
+				return err
+			}
+		}
+		if err := f.tmp.Rename(); err != nil {
 			return err
 		}
 	}
