@@ -177,14 +177,15 @@ func run(c *cli.Context) error {
 	if opt.Out == "" {
 		return errors.New("--out must not be empty")
 	}
+	var stop func()
 	if !quiet {
-		opt.Progress = xcli.Progress(c.App.ErrWriter, xcli.IsTerminal(os.Stderr) && c.App.ErrWriter == os.Stderr, 10*time.Second)
+		opt.Progress, stop = xcli.Progress(c.App.ErrWriter, xcli.IsTerminal(os.Stderr) && c.App.ErrWriter == os.Stderr, 10*time.Second)
 	}
 	rows, err := experiment.Run(traces, opt)
+	if stop != nil {
+		stop()
+	}
 	if err != nil {
-		if opt.Progress != nil {
-			fmt.Fprintln(os.Stderr)
-		}
 		return err
 	}
 	if !quiet {

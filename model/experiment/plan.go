@@ -79,9 +79,9 @@ type Options struct {
 	// MemoryLimit, when > 0, refuses a plan whose estimated memory
 	// (EstimateMemory) exceeds it, before anything runs.
 	MemoryLimit int64
-	// Progress, when set, is called after each run with the number of runs
-	// done, the total, and the number of jobs simulated so far. Calls are
-	// serialized.
+	// Progress, when set, is called once the runs are planned (0 done) and
+	// after each run with the number of runs done, the total, and the
+	// number of jobs simulated so far. Calls are serialized.
 	Progress func(done, total int, jobs int64)
 	// Warn, when set, receives one-line warnings (e.g. a run that counted
 	// no job).

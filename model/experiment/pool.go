@@ -56,6 +56,9 @@ func runPool(tasks []task, opt Options, emit func(*output) error) error {
 		}
 	}()
 	go func() { wg.Wait(); close(results) }()
+	if opt.Progress != nil {
+		opt.Progress(0, n, 0)
+	}
 	pending := map[int]*output{}
 	next := 0
 	var jobsDone int64

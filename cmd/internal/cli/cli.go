@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -78,34 +79,88 @@ func IsTerminal(f *os.File) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// Progress returns a progress callback for w: on a terminal it redraws one
-// line (a bar, runs done, jobs simulated, elapsed time, ETA); otherwise
-// (batch logs, Slurm) it prints a full line at most every interval, and at
-// the end.
-func Progress(w io.Writer, terminal bool, interval time.Duration) func(done, total int, jobs int64) {
-	start := time.Now()
-	last := start
-	return func(done, total int, jobs int64) {
-		elapsed := time.Since(start)
-		eta := "?"
-		if done > 0 {
-			eta = (elapsed * time.Duration(total-done) / time.Duration(done)).Round(time.Second).String()
-		}
-		if terminal {
-			const width = 24
-			filled := width * done / max(total, 1)
-			fmt.Fprintf(w, "\r[%s%s] %d/%d runs, %d jobs simulated, %s elapsed, ETA %s ",
-				strings.Repeat("#", filled), strings.Repeat(".", width-filled), done, total, jobs,
-				elapsed.Round(100*time.Millisecond), eta)
-			if done == total {
-				fmt.Fprintln(w)
-			}
+// Progress reports the progress of a replay on w. update records runs
+// done, the total and the jobs simulated so far; stop ends the report.
+//
+// On a terminal one line is redrawn (a bar, runs done, jobs simulated,
+// elapsed time, ETA) at each update and every second. Otherwise (batch logs,
+// Slurm) a full line is printed every interval, also while one long run
+// has not finished, and at the end.
+func Progress(w io.Writer, terminal bool, interval time.Duration) (update func(done, total int, jobs int64), stop func()) {
+	p := &progress{w: w, terminal: terminal, start: time.Now(), quit: make(chan struct{}), stopped: make(chan struct{})}
+	tick := interval
+	if terminal {
+		tick = min(interval, time.Second)
+	}
+	go func() {
+		defer close(p.stopped)
+		if tick <= 0 {
+			<-p.quit
 			return
 		}
-		if now := time.Now(); now.Sub(last) >= interval || done == total {
-			last = now
-			fmt.Fprintf(w, "progress: %d/%d runs, %d jobs simulated, %s elapsed, ETA %s\n",
-				done, total, jobs, elapsed.Round(100*time.Millisecond), eta)
+		t := time.NewTicker(tick)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				p.mu.Lock()
+				if p.total > 0 && p.done < p.total {
+					p.print()
+				}
+				p.mu.Unlock()
+			case <-p.quit:
+				return
+			}
 		}
+	}()
+	update = func(done, total int, jobs int64) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.done, p.total, p.jobs = done, total, jobs
+		if terminal || done == total {
+			p.print()
+		}
+	}
+	stop = func() {
+		close(p.quit)
+		<-p.stopped
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if terminal && p.drawn && p.done < p.total {
+			fmt.Fprintln(w) // end the bar's line before an error
+		}
+	}
+	return update, stop
+}
+
+type progress struct {
+	w             io.Writer
+	terminal      bool
+	start         time.Time
+	mu            sync.Mutex
+	done, total   int
+	jobs          int64
+	drawn         bool
+	quit, stopped chan struct{}
+}
+
+// print writes the state; p.mu is held.
+func (p *progress) print() {
+	elapsed := time.Since(p.start)
+	eta := "?"
+	if p.done > 0 {
+		eta = (elapsed * time.Duration(p.total-p.done) / time.Duration(p.done)).Round(time.Second).String()
+	}
+	state := fmt.Sprintf("%d/%d runs, %d jobs simulated, %s elapsed, ETA %s", p.done, p.total, p.jobs, elapsed.Round(100*time.Millisecond), eta)
+	if !p.terminal {
+		fmt.Fprintf(p.w, "progress: %s\n", state)
+		return
+	}
+	const width = 24
+	filled := width * p.done / max(p.total, 1)
+	fmt.Fprintf(p.w, "\r[%s%s] %s ", strings.Repeat("#", filled), strings.Repeat(".", width-filled), state)
+	p.drawn = true
+	if p.done == p.total {
+		fmt.Fprintln(p.w)
 	}
 }

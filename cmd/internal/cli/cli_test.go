@@ -12,38 +12,54 @@ import (
 
 func TestProgressTerminal(t *testing.T) {
 	var b strings.Builder
-	p := Progress(&b, true, time.Hour)
-	p(1, 4, 100)
+	update, stop := Progress(&b, true, time.Hour)
+	update(1, 4, 100)
 	if got := b.String(); !strings.HasPrefix(got, "\r[######..................] 1/4 runs, 100 jobs simulated, ") || strings.Contains(got, "\n") {
 		t.Fatalf("after 1/4: %q", got)
 	}
-	p(4, 4, 400)
-	if got := b.String(); !strings.Contains(got, "[########################] 4/4 runs, 400 jobs simulated") || !strings.HasSuffix(got, "\n") {
+	update(4, 4, 400)
+	stop()
+	if got := b.String(); !strings.Contains(got, "[########################] 4/4 runs, 400 jobs simulated") || !strings.HasSuffix(got, "\n") || strings.Count(got, "\n") != 1 {
 		t.Fatalf("after 4/4: %q", got)
+	}
+	// Stopped early (an error): the bar's line is ended.
+	b.Reset()
+	update, stop = Progress(&b, true, time.Hour)
+	update(1, 4, 100)
+	stop()
+	if got := b.String(); !strings.HasSuffix(got, "\n") {
+		t.Fatalf("stopped at 1/4: %q", got)
 	}
 }
 
-// Without a terminal, whole lines at most every interval, and the last one.
+// Without a terminal: whole lines every interval, also while no run has
+// finished, and the last one; nothing else.
 func TestProgressBatch(t *testing.T) {
 	var b strings.Builder
-	p := Progress(&b, false, 0)
-	p(1, 3, 10)
-	p(3, 3, 30)
-	want := []string{"progress: 1/3 runs, 10 jobs simulated, ", "progress: 3/3 runs, 30 jobs simulated, "}
+	update, stop := Progress(&b, false, 20*time.Millisecond)
+	update(0, 3, 0)
+	time.Sleep(90 * time.Millisecond)
+	update(3, 3, 30)
+	stop()
 	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
-	if len(lines) != 2 || !strings.HasPrefix(lines[0], want[0]) || !strings.HasPrefix(lines[1], want[1]) || strings.Contains(b.String(), "\r") {
+	if len(lines) < 3 || strings.Contains(b.String(), "\r") {
 		t.Fatalf("batch progress %q", b.String())
 	}
+	for _, l := range lines[:len(lines)-1] {
+		if !strings.HasPrefix(l, "progress: 0/3 runs, 0 jobs simulated, ") || !strings.HasSuffix(l, "ETA ?") {
+			t.Errorf("heartbeat line %q", l)
+		}
+	}
+	if l := lines[len(lines)-1]; !strings.HasPrefix(l, "progress: 3/3 runs, 30 jobs simulated, ") {
+		t.Errorf("last line %q", l)
+	}
 	b.Reset()
-	p = Progress(&b, false, time.Hour)
-	p(1, 3, 10)
-	p(2, 3, 20)
+	update, stop = Progress(&b, false, time.Hour)
+	update(1, 3, 10)
+	update(2, 3, 20)
+	stop()
 	if b.Len() != 0 {
 		t.Fatalf("printed before the interval: %q", b.String())
-	}
-	p(3, 3, 30)
-	if !strings.HasPrefix(b.String(), "progress: 3/3 runs") {
-		t.Fatalf("no final line: %q", b.String())
 	}
 }
 
