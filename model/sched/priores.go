@@ -71,6 +71,8 @@ type PrioRes struct {
 	claimed map[*policy.Job]int // busy processors of running jobs claimed
 	nClaim  int                 // sum of claimed
 	started int64               // jobs started so far
+	arrived int64               // jobs submitted so far
+	rank    []int64             // arrival rank of each job submitted, by Job.Index
 	cands   []*policy.Job
 
 	// Cache of the number of reserved jobs that arrived before a waiting
@@ -99,6 +101,19 @@ type claim struct {
 func NewPrioRes(maxPri float64, reserve bool) *PrioRes {
 	return &PrioRes{maxPri: maxPri, reserve: reserve, claimed: map[*policy.Job]int{}}
 }
+
+// Submit records an arrival and its arrival rank.
+func (s *PrioRes) Submit(j *policy.Job) {
+	for len(s.rank) <= j.Index {
+		s.rank = append(s.rank, -1)
+	}
+	s.rank[j.Index] = s.arrived
+	s.arrived++
+	s.inbox.Submit(j)
+}
+
+// rankOf is the arrival rank of a submitted job (0 for the first).
+func (s *PrioRes) rankOf(j *policy.Job) int64 { return s.rank[j.Index] }
 
 // Waiting is the number of jobs waiting, reserved or not.
 func (s *PrioRes) Waiting() int { return s.waiting.len() + len(s.res) + len(s.arrivals) }

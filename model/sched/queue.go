@@ -7,22 +7,10 @@ import "github.com/schedlab/schedlab/model/policy"
 type inbox struct {
 	arrivals []*policy.Job
 	freed    bool
-	seq      int64   // arrival counter, for tie-breaks
-	rank     []int64 // arrival rank of each job seen, by Job.Index
 }
 
-// Submit records an arrival and its rank.
-func (b *inbox) Submit(j *policy.Job) {
-	for len(b.rank) <= j.Index {
-		b.rank = append(b.rank, -1)
-	}
-	b.rank[j.Index] = b.seq
-	b.seq++
-	b.arrivals = append(b.arrivals, j)
-}
-
-// rankOf is the arrival rank of a submitted job (0 for the first).
-func (b *inbox) rankOf(j *policy.Job) int64 { return b.rank[j.Index] }
+// Submit records an arrival.
+func (b *inbox) Submit(j *policy.Job) { b.arrivals = append(b.arrivals, j) }
 
 // Finished records that processors were released.
 func (b *inbox) Finished(*policy.Job) { b.freed = true }
