@@ -63,6 +63,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/schedlab/schedlab/model/internal/fifo"
 	"github.com/schedlab/schedlab/model/policy"
 )
 
@@ -90,43 +91,6 @@ func Schedulers() []policy.SchedulerSpec {
 			},
 		},
 	}
-}
-
-// queue is the FCFS waiting queue, in arrival order.
-type queue struct {
-	q    []*policy.Job
-	head int
-}
-
-func (q *queue) push(j *policy.Job) { q.q = append(q.q, j) }
-func (q *queue) len() int           { return len(q.q) - q.head }
-func (q *queue) jobs() []*policy.Job {
-	return q.q[q.head:]
-}
-
-// popFront drops the head.
-func (q *queue) popFront() {
-	q.q[q.head] = nil
-	q.head++
-	if q.head > 64 && q.head*2 > len(q.q) {
-		n := copy(q.q, q.q[q.head:])
-		clear(q.q[n:])
-		q.q = q.q[:n]
-		q.head = 0
-	}
-}
-
-// removeStarted compacts away the jobs that are running.
-func (q *queue) removeStarted() {
-	w := q.head
-	for _, j := range q.q[q.head:] {
-		if j.Start < 0 {
-			q.q[w] = j
-			w++
-		}
-	}
-	clear(q.q[w:])
-	q.q = q.q[:w]
 }
 
 // runSet is the set of running jobs ordered by estimated end
@@ -168,7 +132,7 @@ func (r *runSet) remove(j *policy.Job) {
 // now and either ends (now + estimate) by the shadow time or uses no more
 // than the extra processors (which it then consumes).
 type EASY struct {
-	q   queue
+	q   fifo.Queue
 	run runSet
 }
 
@@ -176,31 +140,31 @@ type EASY struct {
 func NewEASY() *EASY { return &EASY{} }
 
 // Submit appends j to the queue.
-func (s *EASY) Submit(j *policy.Job) { s.q.push(j) }
+func (s *EASY) Submit(j *policy.Job) { s.q.Push(j) }
 
 // Finished forgets j.
 func (s *EASY) Finished(j *policy.Job) { s.run.remove(j) }
 
 // Waiting is the queue length.
-func (s *EASY) Waiting() int { return s.q.len() }
+func (s *EASY) Waiting() int { return s.q.Len() }
 
 // Schedule starts the head while it fits, then backfills around the head's
 // reservation.
 func (s *EASY) Schedule(sys policy.System) {
 	al := sys.Allocator()
-	for s.q.len() > 0 {
-		j := s.q.jobs()[0]
+	for s.q.Len() > 0 {
+		j := s.q.Jobs()[0]
 		if j.Procs > al.Free() || !sys.Start(j) {
 			break
 		}
 		s.run.add(j)
-		s.q.popFront()
+		s.q.Pop()
 	}
-	if s.q.len() < 2 || al.Free() == 0 {
+	if s.q.Len() < 2 || al.Free() == 0 {
 		return
 	}
 	now := sys.Now()
-	waiting := s.q.jobs()
+	waiting := s.q.Jobs()
 	head := waiting[0]
 	// Shadow time: the first estimated release after which the head fits
 	// by count; every job released at that same time counts toward the
@@ -245,7 +209,7 @@ func (s *EASY) Schedule(sys policy.System) {
 		}
 	}
 	if started {
-		s.q.removeStarted()
+		s.q.RemoveStarted()
 	}
 }
 
@@ -264,7 +228,7 @@ func (s *EASY) Schedule(sys policy.System) {
 // order decides), and the later jobs it displaces move in turn.
 // The reservation of each waiting job is the scheduler's own state (resv).
 type Conservative struct {
-	q     queue
+	q     fifo.Queue
 	resv  []float64 // reservation of each waiting job, by Job.Index (resOf)
 	run   runSet
 	base  profile // running jobs and the reservations already re-placed
@@ -294,7 +258,7 @@ func (s *Conservative) Submit(j *policy.Job) {
 		s.resv = append(s.resv, math.NaN())
 	}
 	s.resv[j.Index] = math.NaN()
-	s.q.push(j)
+	s.q.Push(j)
 	s.dirty = true
 }
 
@@ -310,12 +274,12 @@ func (s *Conservative) Finished(j *policy.Job) {
 }
 
 // Waiting is the queue length.
-func (s *Conservative) Waiting() int { return s.q.len() }
+func (s *Conservative) Waiting() int { return s.q.Len() }
 
 // Schedule compresses the reservations in queue order, gives the new jobs
 // theirs, and starts the jobs whose reservation is now.
 func (s *Conservative) Schedule(sys policy.System) {
-	if !s.dirty || s.q.len() == 0 {
+	if !s.dirty || s.q.Len() == 0 {
 		s.dirty = false
 		return
 	}
@@ -325,7 +289,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 	}
 	s.valid = !s.noQuick
 	al := sys.Allocator()
-	waiting := s.q.jobs()
+	waiting := s.q.Jobs()
 	now := sys.Now()
 	// The profiles: free processors now, +procs at each running job's
 	// estimated end (outrunning jobs count as ending now); full also
@@ -418,7 +382,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 		s.resv[j.Index] = t
 	}
 	if started {
-		s.q.removeStarted()
+		s.q.RemoveStarted()
 	}
 }
 
@@ -435,7 +399,7 @@ func (s *Conservative) quick(sys policy.System) bool {
 		return false
 	}
 	now := sys.Now()
-	waiting := s.q.jobs()
+	waiting := s.q.Jobs()
 	for _, j := range waiting {
 		if s.hasRes(j) && s.resOf(j) < now {
 			s.valid = false // a job that should have started: compress
@@ -478,7 +442,7 @@ func (s *Conservative) quick(sys policy.System) bool {
 		s.resv[j.Index] = t
 	}
 	if started {
-		s.q.removeStarted()
+		s.q.RemoveStarted()
 	}
 	if !ok {
 		s.valid = false

@@ -1,6 +1,9 @@
 package sched
 
-import "github.com/schedlab/schedlab/model/policy"
+import (
+	"github.com/schedlab/schedlab/model/internal/fifo"
+	"github.com/schedlab/schedlab/model/policy"
+)
 
 // FCFS is strict first-come first-served with head-of-line blocking
 // (Chu 1995, Ch. 1 and 5; Mohapatra, Yu and Das, seed 001 §A.2.1).
@@ -11,14 +14,14 @@ import "github.com/schedlab/schedlab/model/policy"
 // it, even jobs that would fit. Both rules amount to "start from the head
 // while the head fits", which is what Schedule does.
 type FCFS struct {
-	q fifo
+	q fifo.Queue
 }
 
 // NewFCFS returns an FCFS scheduler.
 func NewFCFS() *FCFS { return &FCFS{} }
 
 // Submit appends j to the tail of the queue.
-func (s *FCFS) Submit(j *policy.Job) { s.q.push(j) }
+func (s *FCFS) Submit(j *policy.Job) { s.q.Push(j) }
 
 // Finished does nothing: FCFS keeps no state about running jobs.
 func (s *FCFS) Finished(*policy.Job) {}
@@ -26,10 +29,10 @@ func (s *FCFS) Finished(*policy.Job) {}
 // Schedule starts jobs from the head of the queue until the head does not
 // fit.
 func (s *FCFS) Schedule(sys policy.System) {
-	for s.q.len() > 0 && tryStart(sys, s.q.front()) {
-		s.q.pop()
+	for s.q.Len() > 0 && tryStart(sys, s.q.Front()) {
+		s.q.Pop()
 	}
 }
 
 // Waiting is the queue length.
-func (s *FCFS) Waiting() int { return s.q.len() }
+func (s *FCFS) Waiting() int { return s.q.Len() }

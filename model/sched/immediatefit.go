@@ -1,6 +1,9 @@
 package sched
 
-import "github.com/schedlab/schedlab/model/policy"
+import (
+	"github.com/schedlab/schedlab/model/internal/fifo"
+	"github.com/schedlab/schedlab/model/policy"
+)
 
 // ImmediateFit is Chu's Immediate Fit (IF) scheme (Chu 1995, §5.1,
 // Fig. 5.1): one waiting queue in arrival order and a waiting-time limit
@@ -18,7 +21,7 @@ import "github.com/schedlab/schedlab/model/policy"
 // default wtl=inf never blocks arrivals.
 type ImmediateFit struct {
 	inbox
-	q   fifo
+	q   fifo.Queue
 	wtl float64
 }
 
@@ -27,19 +30,19 @@ type ImmediateFit struct {
 func NewImmediateFit(wtl float64) *ImmediateFit { return &ImmediateFit{wtl: wtl} }
 
 // Waiting is the number of jobs waiting.
-func (s *ImmediateFit) Waiting() int { return s.q.len() + len(s.arrivals) }
+func (s *ImmediateFit) Waiting() int { return s.q.Len() + len(s.arrivals) }
 
 // Schedule applies the completion rule, then the arrival rule per arrival.
 func (s *ImmediateFit) Schedule(sys policy.System) {
 	if s.takeFreed() {
-		for s.q.len() > 0 && tryStart(sys, s.q.front()) {
-			s.q.pop()
+		for s.q.Len() > 0 && tryStart(sys, s.q.Front()) {
+			s.q.Pop()
 		}
 	}
 	now := sys.Now()
 	for _, j := range s.arrivals {
-		if s.q.len() > 0 && exceeded(s.q.front(), now, s.wtl) || !tryStart(sys, j) {
-			s.q.push(j)
+		if s.q.Len() > 0 && exceeded(s.q.Front(), now, s.wtl) || !tryStart(sys, j) {
+			s.q.Push(j)
 		}
 	}
 	s.done()

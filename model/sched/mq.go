@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/schedlab/schedlab/model/internal/fifo"
 	"github.com/schedlab/schedlab/model/policy"
 )
 
@@ -40,7 +41,7 @@ import (
 // experiments; no more queues than processors). With q=1, MQ is exactly SA.
 type MultipleQueues struct {
 	inbox
-	qs    []fifo
+	qs    []fifo.Queue
 	wtl   float64
 	index func(*policy.Job) int // 0-based queue index
 	n     int                   // jobs in the queues
@@ -91,7 +92,7 @@ func NewMultipleQueues(m policy.Machine, q int, down bool, by string, wtl float6
 	default:
 		return nil, fmt.Errorf("parameter by=%q: want one of procs, larger, smaller", by)
 	}
-	s := &MultipleQueues{qs: make([]fifo, q), wtl: wtl}
+	s := &MultipleQueues{qs: make([]fifo.Queue, q), wtl: wtl}
 	s.index = func(j *policy.Job) int { return QueueIndex(size(j), limit, q, down) - 1 }
 	return s, nil
 }
@@ -118,9 +119,9 @@ func (s *MultipleQueues) Schedule(sys policy.System) {
 	now := sys.Now()
 	if s.takeFreed() {
 		for i := range s.qs {
-			before := s.qs[i].len()
+			before := s.qs[i].Len()
 			blocked := scanQueue(sys, &s.qs[i], now, s.wtl)
-			s.n -= before - s.qs[i].len()
+			s.n -= before - s.qs[i].Len()
 			if blocked || sys.Allocator().Free() == 0 {
 				break
 			}
@@ -129,7 +130,7 @@ func (s *MultipleQueues) Schedule(sys policy.System) {
 	finite := !math.IsInf(s.wtl, 1)
 	for _, j := range s.arrivals {
 		if finite && s.headExceeded(now) || !tryStart(sys, j) {
-			s.qs[s.index(j)].push(j)
+			s.qs[s.index(j)].Push(j)
 			s.n++
 		}
 	}
@@ -139,7 +140,7 @@ func (s *MultipleQueues) Schedule(sys policy.System) {
 // headExceeded reports whether the head of any queue has exceeded the WTL.
 func (s *MultipleQueues) headExceeded(now float64) bool {
 	for i := range s.qs {
-		if s.qs[i].len() > 0 && exceeded(s.qs[i].front(), now, s.wtl) {
+		if s.qs[i].Len() > 0 && exceeded(s.qs[i].Front(), now, s.wtl) {
 			return true
 		}
 	}

@@ -3,6 +3,7 @@ package sched
 import (
 	"math/bits"
 
+	"github.com/schedlab/schedlab/model/internal/fifo"
 	"github.com/schedlab/schedlab/model/policy"
 )
 
@@ -30,8 +31,8 @@ import (
 //     empty; jobs arriving at that class meanwhile wait for the next visit.
 type Scan struct {
 	inbox
-	qs      []fifo
-	cq      fifo // sf: the jobs of the visit in progress
+	qs      []fifo.Queue
+	cq      fifo.Queue // sf: the jobs of the visit in progress
 	down    bool
 	sf      bool
 	cur     int  // queue in service (or last served)
@@ -43,7 +44,7 @@ type Scan struct {
 // ScanDown, sf the starvation-free variant.
 func NewScan(procs int, down, sf bool) *Scan {
 	nq := bits.Len(uint(procs-1)) + 1
-	s := &Scan{qs: make([]fifo, nq), down: down, sf: sf}
+	s := &Scan{qs: make([]fifo.Queue, nq), down: down, sf: sf}
 	if down {
 		s.cur = 0 // so that the first visit is (0−1) mod nq = nq−1
 	} else {
@@ -63,7 +64,7 @@ func (s *Scan) Schedule(sys policy.System) {
 	s.takeFreed()
 	s.serve(sys)
 	for _, j := range s.arrivals {
-		s.qs[min(SizeClass(j.Procs), len(s.qs)-1)].push(j)
+		s.qs[min(SizeClass(j.Procs), len(s.qs)-1)].Push(j)
 		s.n++
 		s.serve(sys)
 	}
@@ -71,7 +72,7 @@ func (s *Scan) Schedule(sys policy.System) {
 }
 
 // current is the queue being served.
-func (s *Scan) current() *fifo {
+func (s *Scan) current() *fifo.Queue {
 	if s.sf {
 		return &s.cq
 	}
@@ -82,16 +83,16 @@ func (s *Scan) current() *fifo {
 // when it empties.
 func (s *Scan) serve(sys policy.System) {
 	for {
-		if !s.serving || s.current().len() == 0 {
+		if !s.serving || s.current().Len() == 0 {
 			if !s.advance() {
 				return
 			}
 		}
 		q := s.current()
-		if !tryStart(sys, q.front()) {
+		if !tryStart(sys, q.Front()) {
 			return
 		}
-		q.pop()
+		q.Pop()
 		s.n--
 	}
 }
@@ -106,7 +107,7 @@ func (s *Scan) advance() bool {
 			i = s.cur - k + nq
 		}
 		i %= nq
-		if s.qs[i].len() > 0 {
+		if s.qs[i].Len() > 0 {
 			s.cur, s.serving = i, true
 			if s.sf {
 				s.cq, s.qs[i] = s.qs[i], s.cq

@@ -1,6 +1,9 @@
 package sched
 
-import "github.com/schedlab/schedlab/model/policy"
+import (
+	"github.com/schedlab/schedlab/model/internal/fifo"
+	"github.com/schedlab/schedlab/model/policy"
+)
 
 // ScanAll is Chu's Scan All (SA) scheme (Chu 1995, §5.2, Fig. 5.2).
 //
@@ -17,7 +20,7 @@ import "github.com/schedlab/schedlab/model/policy"
 // and with MAX_PRI = ∞ (see PrioRes).
 type ScanAll struct {
 	inbox
-	q   fifo
+	q   fifo.Queue
 	wtl float64
 }
 
@@ -26,7 +29,7 @@ type ScanAll struct {
 func NewScanAll(wtl float64) *ScanAll { return &ScanAll{wtl: wtl} }
 
 // Waiting is the number of jobs waiting.
-func (s *ScanAll) Waiting() int { return s.q.len() + len(s.arrivals) }
+func (s *ScanAll) Waiting() int { return s.q.Len() + len(s.arrivals) }
 
 // Schedule applies the completion rule, then the arrival rule per arrival.
 func (s *ScanAll) Schedule(sys policy.System) {
@@ -35,8 +38,8 @@ func (s *ScanAll) Schedule(sys policy.System) {
 		scanQueue(sys, &s.q, now, s.wtl)
 	}
 	for _, j := range s.arrivals {
-		if s.q.len() > 0 && exceeded(s.q.front(), now, s.wtl) || !tryStart(sys, j) {
-			s.q.push(j)
+		if s.q.Len() > 0 && exceeded(s.q.Front(), now, s.wtl) || !tryStart(sys, j) {
+			s.q.Push(j)
 		}
 	}
 	s.done()
@@ -46,9 +49,9 @@ func (s *ScanAll) Schedule(sys policy.System) {
 // in order; stop at a job that does not fit and has exceeded wtl. It reports
 // whether it stopped that way. (It also stops when no processor is free,
 // which changes nothing: no job could start.)
-func scanQueue(sys policy.System, q *fifo, now, wtl float64) (blocked bool) {
+func scanQueue(sys policy.System, q *fifo.Queue, now, wtl float64) (blocked bool) {
 	alloc := sys.Allocator()
-	q.scan(func(j *policy.Job) (bool, bool) {
+	q.Scan(func(j *policy.Job) (bool, bool) {
 		if tryStart(sys, j) {
 			return true, alloc.Free() == 0
 		}
