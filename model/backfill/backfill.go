@@ -153,7 +153,7 @@ func (s *EASY) Waiting() int { return s.q.Len() }
 func (s *EASY) Schedule(sys policy.System) {
 	al := sys.Allocator()
 	for s.q.Len() > 0 {
-		j := s.q.Jobs()[0]
+		j := s.q.Front()
 		if j.Procs > al.Free() || !sys.Start(j) {
 			break
 		}

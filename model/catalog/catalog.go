@@ -40,26 +40,12 @@ var MachineKinds = []struct{ Kind, Syntax, Doc string }{
 
 // Allocator returns the allocator named name.
 func Allocator(name string) (policy.AllocatorSpec, error) {
-	var names []string
-	for _, s := range Allocators() {
-		if s.Name == name {
-			return s, nil
-		}
-		names = append(names, s.Name)
-	}
-	return policy.AllocatorSpec{}, fmt.Errorf("unknown allocator %q (known: %s)", name, strings.Join(names, ", "))
+	return find(allocators, name)
 }
 
 // Scheduler returns the scheduler named name.
 func Scheduler(name string) (policy.SchedulerSpec, error) {
-	var names []string
-	for _, s := range Schedulers() {
-		if s.Name == name {
-			return s, nil
-		}
-		names = append(names, s.Name)
-	}
-	return policy.SchedulerSpec{}, fmt.Errorf("unknown scheduler %q (known: %s)", name, strings.Join(names, ", "))
+	return find(schedulers, name)
 }
 
 // Canonical returns the canonical spelling of a policy: name, or
@@ -112,16 +98,93 @@ func (p Pair) NewScheduler(m policy.Machine) (policy.Scheduler, error) {
 	return s, nil
 }
 
-type allocChoice struct {
+// registry is what Pairs and the lookups need of one kind of policy
+// (allocators or schedulers), whose specs are of type S.
+type registry[S any] struct {
+	what string     // "allocator" or "scheduler"
+	all  func() []S // every spec, in the catalog's order
+	info func(S) (name string, kinds []string)
+	try  func(S, policy.Machine, policy.Params) error // build one, to check the parameters
+}
+
+var allocators = registry[policy.AllocatorSpec]{
+	what: "allocator",
+	all:  Allocators,
+	info: func(s policy.AllocatorSpec) (string, []string) { return s.Name, s.Kinds },
+	try: func(s policy.AllocatorSpec, m policy.Machine, p policy.Params) error {
+		_, err := s.New(m, p)
+		return err
+	},
+}
+
+var schedulers = registry[policy.SchedulerSpec]{
+	what: "scheduler",
+	all:  Schedulers,
+	info: func(s policy.SchedulerSpec) (string, []string) { return s.Name, s.Kinds },
+	try: func(s policy.SchedulerSpec, m policy.Machine, p policy.Params) error {
+		_, err := s.New(m, p)
+		return err
+	},
+}
+
+// find returns the spec named name.
+func find[S any](r registry[S], name string) (S, error) {
+	var names []string
+	for _, s := range r.all() {
+		n, _ := r.info(s)
+		if n == name {
+			return s, nil
+		}
+		names = append(names, n)
+	}
+	var zero S
+	return zero, fmt.Errorf("unknown %s %q (known: %s)", r.what, name, strings.Join(names, ", "))
+}
+
+// choice is one policy chosen for Pairs: its canonical spec, its registry
+// entry and its parameters.
+type choice[S any] struct {
 	canon string
-	spec  policy.AllocatorSpec
+	spec  S
 	p     policy.Params
 }
 
-type schedChoice struct {
-	canon string
-	spec  policy.SchedulerSpec
-	p     policy.Params
+// choose resolves the spec strings of one kind of policy for machine m (see
+// Pairs); nil chooses every one that supports m's kind, with default
+// parameters.
+func choose[S any](r registry[S], m policy.Machine, strs []string) ([]choice[S], error) {
+	var cs []choice[S]
+	if strs == nil {
+		for _, s := range r.all() {
+			if name, kinds := r.info(s); policy.Supports(kinds, m.Kind) {
+				cs = append(cs, choice[S]{name, s, policy.Params{}})
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, str := range strs {
+		name, p, err := policy.ParseSpec(str)
+		if err != nil {
+			return nil, err
+		}
+		s, err := find(r, name)
+		if err != nil {
+			return nil, err
+		}
+		if _, kinds := r.info(s); !policy.Supports(kinds, m.Kind) {
+			return nil, fmt.Errorf("%s %s does not support machine %s (kinds: %s)", r.what, name, m, strings.Join(kinds, ", "))
+		}
+		canon := Canonical(name, p)
+		if seen[canon] {
+			continue
+		}
+		seen[canon] = true
+		if err := r.try(s, m, p); err != nil {
+			return nil, fmt.Errorf("%s %s: %w", r.what, str, err)
+		}
+		cs = append(cs, choice[S]{canon, s, p})
+	}
+	return cs, nil
 }
 
 // Pairs returns every (allocator, scheduler) pair for machine m, allocators
@@ -131,67 +194,13 @@ type schedChoice struct {
 // that does not support m, an unknown name or an unknown or invalid
 // parameter is an error. Duplicate specs (same canonical name) count once.
 func Pairs(m policy.Machine, allocs, scheds []string) ([]Pair, error) {
-	var as []allocChoice
-	seen := map[string]bool{}
-	if allocs == nil {
-		for _, s := range Allocators() {
-			if policy.Supports(s.Kinds, m.Kind) {
-				as = append(as, allocChoice{s.Name, s, policy.Params{}})
-			}
-		}
+	as, err := choose(allocators, m, allocs)
+	if err != nil {
+		return nil, err
 	}
-	for _, str := range allocs {
-		name, p, err := policy.ParseSpec(str)
-		if err != nil {
-			return nil, err
-		}
-		s, err := Allocator(name)
-		if err != nil {
-			return nil, err
-		}
-		if !policy.Supports(s.Kinds, m.Kind) {
-			return nil, fmt.Errorf("allocator %s does not support machine %s (kinds: %s)", name, m, strings.Join(s.Kinds, ", "))
-		}
-		canon := Canonical(name, p)
-		if seen[canon] {
-			continue
-		}
-		seen[canon] = true
-		if _, err := s.New(m, p); err != nil {
-			return nil, fmt.Errorf("allocator %s: %w", str, err)
-		}
-		as = append(as, allocChoice{canon, s, p})
-	}
-	var ss []schedChoice
-	seenSched := map[string]bool{}
-	if scheds == nil {
-		for _, s := range Schedulers() {
-			if policy.Supports(s.Kinds, m.Kind) {
-				ss = append(ss, schedChoice{s.Name, s, policy.Params{}})
-			}
-		}
-	}
-	for _, str := range scheds {
-		name, p, err := policy.ParseSpec(str)
-		if err != nil {
-			return nil, err
-		}
-		s, err := Scheduler(name)
-		if err != nil {
-			return nil, err
-		}
-		if !policy.Supports(s.Kinds, m.Kind) {
-			return nil, fmt.Errorf("scheduler %s does not support machine %s (kinds: %s)", name, m, strings.Join(s.Kinds, ", "))
-		}
-		canon := Canonical(name, p)
-		if seenSched[canon] {
-			continue
-		}
-		seenSched[canon] = true
-		if _, err := s.New(m, p); err != nil {
-			return nil, fmt.Errorf("scheduler %s: %w", str, err)
-		}
-		ss = append(ss, schedChoice{canon, s, p})
+	ss, err := choose(schedulers, m, scheds)
+	if err != nil {
+		return nil, err
 	}
 	if len(as) == 0 {
 		return nil, fmt.Errorf("no allocator supports machine %s", m)

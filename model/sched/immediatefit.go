@@ -19,18 +19,11 @@ import (
 // Since the queue stays in arrival order, looking at the head is the same as
 // asking whether any waiting job has exceeded the limit. wtl=0 is FCFS; the
 // default wtl=inf never blocks arrivals.
-type ImmediateFit struct {
-	inbox
-	q   fifo.Queue
-	wtl float64
-}
+type ImmediateFit struct{ fitQueue }
 
 // NewImmediateFit returns Immediate Fit with waiting-time limit wtl
 // (math.Inf(1) for none).
-func NewImmediateFit(wtl float64) *ImmediateFit { return &ImmediateFit{wtl: wtl} }
-
-// Waiting is the number of jobs waiting.
-func (s *ImmediateFit) Waiting() int { return s.q.Len() + len(s.arrivals) }
+func NewImmediateFit(wtl float64) *ImmediateFit { return &ImmediateFit{fitQueue{wtl: wtl}} }
 
 // Schedule applies the completion rule, then the arrival rule per arrival.
 func (s *ImmediateFit) Schedule(sys policy.System) {
@@ -39,7 +32,24 @@ func (s *ImmediateFit) Schedule(sys policy.System) {
 			s.q.Pop()
 		}
 	}
-	now := sys.Now()
+	s.arrive(sys, sys.Now())
+}
+
+// fitQueue is what Immediate Fit and Scan All share: one queue in arrival
+// order, a waiting-time limit, and Immediate Fit's arrival rule.
+type fitQueue struct {
+	inbox
+	q   fifo.Queue
+	wtl float64
+}
+
+// Waiting is the number of jobs waiting.
+func (s *fitQueue) Waiting() int { return s.q.Len() + len(s.arrivals) }
+
+// arrive applies the arrival rule to each arrival in order, then forgets
+// them: a job is started at once if it fits, unless the head of the queue
+// has exceeded the WTL; otherwise it joins the tail.
+func (s *fitQueue) arrive(sys policy.System, now float64) {
 	for _, j := range s.arrivals {
 		if s.q.Len() > 0 && exceeded(s.q.Front(), now, s.wtl) || !tryStart(sys, j) {
 			s.q.Push(j)

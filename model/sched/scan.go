@@ -53,7 +53,13 @@ func NewScan(procs int, down, sf bool) *Scan {
 	return s
 }
 
-// SizeClass is Scan's class of a job of p ≥ 1 processors: ⌈log2 p⌉.
+// SizeClass is the power-of-two size class of a job of p ≥ 1 processors,
+// ⌈log2 p⌉: class k holds the sizes in (2^(k−1), 2^k], so class 0 is 1
+// processor, 1 is 2, 2 is 3–4, 3 is 5–8. These are the classes of Krueger,
+// Lai and Radiya's Scan (on an r-cube, the subcube dimension). This is the
+// project's one definition of the size class: Scan's queues and the
+// reports' grouping of jobs by size (analysis/results) both use it. The
+// result for p < 1 is meaningless; callers handle unknown sizes.
 func SizeClass(p int) int { return bits.Len(uint(p - 1)) }
 
 // Waiting is the number of jobs waiting.

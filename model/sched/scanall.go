@@ -18,18 +18,11 @@ import (
 // reservations. wtl=0 is FCFS. Chu (§5.4) notes that SA with wtl=inf behaves
 // exactly like Das Sharma and Pradhan's priority scheme without reservation
 // and with MAX_PRI = ∞ (see PrioRes).
-type ScanAll struct {
-	inbox
-	q   fifo.Queue
-	wtl float64
-}
+type ScanAll struct{ fitQueue }
 
 // NewScanAll returns Scan All with waiting-time limit wtl (math.Inf(1) for
 // none).
-func NewScanAll(wtl float64) *ScanAll { return &ScanAll{wtl: wtl} }
-
-// Waiting is the number of jobs waiting.
-func (s *ScanAll) Waiting() int { return s.q.Len() + len(s.arrivals) }
+func NewScanAll(wtl float64) *ScanAll { return &ScanAll{fitQueue{wtl: wtl}} }
 
 // Schedule applies the completion rule, then the arrival rule per arrival.
 func (s *ScanAll) Schedule(sys policy.System) {
@@ -37,12 +30,7 @@ func (s *ScanAll) Schedule(sys policy.System) {
 	if s.takeFreed() {
 		scanQueue(sys, &s.q, now, s.wtl)
 	}
-	for _, j := range s.arrivals {
-		if s.q.Len() > 0 && exceeded(s.q.Front(), now, s.wtl) || !tryStart(sys, j) {
-			s.q.Push(j)
-		}
-	}
-	s.done()
+	s.arrive(sys, now)
 }
 
 // scanQueue is SA's completion rule on one queue: start every job that fits,

@@ -30,36 +30,10 @@ func Schedulers() []policy.SchedulerSpec {
 		orderedSpec("smallest", "fewest processors first, one ordered queue (Chu 1995 §6.1)", keySmallest),
 		orderedSpec("largest", "most processors first, one ordered queue (Chu 1995 §6.1)", keyLargest),
 		orderedSpec("ssd", "smallest service demand (estimate × processors) first, one ordered queue (Chu 1995 §6.1)", keySSD),
-		{
-			Name:   "if",
-			Doc:    "Immediate Fit: arrivals start at once if they fit, unless the head exceeded the WTL (Chu 1995 §5.1)",
-			Params: []policy.Param{wtlParam},
-			New: func(m policy.Machine, p policy.Params) (policy.Scheduler, error) {
-				if err := p.Check("wtl"); err != nil {
-					return nil, fmt.Errorf("if: %w", err)
-				}
-				wtl, err := parseWTL(p)
-				if err != nil {
-					return nil, fmt.Errorf("if: %w", err)
-				}
-				return NewImmediateFit(wtl), nil
-			},
-		},
-		{
-			Name:   "sa",
-			Doc:    "Scan All: Immediate Fit on arrival, scan the whole queue on completion (Chu 1995 §5.2)",
-			Params: []policy.Param{wtlParam},
-			New: func(m policy.Machine, p policy.Params) (policy.Scheduler, error) {
-				if err := p.Check("wtl"); err != nil {
-					return nil, fmt.Errorf("sa: %w", err)
-				}
-				wtl, err := parseWTL(p)
-				if err != nil {
-					return nil, fmt.Errorf("sa: %w", err)
-				}
-				return NewScanAll(wtl), nil
-			},
-		},
+		wtlSpec("if", "Immediate Fit: arrivals start at once if they fit, unless the head exceeded the WTL (Chu 1995 §5.1)",
+			func(wtl float64) policy.Scheduler { return NewImmediateFit(wtl) }),
+		wtlSpec("sa", "Scan All: Immediate Fit on arrival, scan the whole queue on completion (Chu 1995 §5.2)",
+			func(wtl float64) policy.Scheduler { return NewScanAll(wtl) }),
 		{
 			Name: "mq",
 			Doc:  "Multiple Queues: Q size classes, Scan All across queues in order (Chu 1995 §6.2, Fig. 6.1)",

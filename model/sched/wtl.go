@@ -25,3 +25,23 @@ func parseWTL(p policy.Params) (float64, error) {
 	}
 	return w, nil
 }
+
+// wtlSpec is the registry entry of a scheduler whose only parameter is the
+// waiting-time limit.
+func wtlSpec(name, doc string, newSched func(wtl float64) policy.Scheduler) policy.SchedulerSpec {
+	return policy.SchedulerSpec{
+		Name:   name,
+		Doc:    doc,
+		Params: []policy.Param{wtlParam},
+		New: func(m policy.Machine, p policy.Params) (policy.Scheduler, error) {
+			if err := p.Check("wtl"); err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			wtl, err := parseWTL(p)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			return newSched(wtl), nil
+		},
+	}
+}
