@@ -70,25 +70,23 @@ import (
 // Schedulers returns the backfilling schedulers for the catalog.
 func Schedulers() []policy.SchedulerSpec {
 	return []policy.SchedulerSpec{
-		{
-			Name: "easy",
-			Doc:  "EASY backfilling: FCFS, the head job holds a reservation (Lifka 1995; Mu'alem & Feitelson TPDS 2001 §2)",
-			New: func(m policy.Machine, p policy.Params) (policy.Scheduler, error) {
-				if err := p.Check(); err != nil {
-					return nil, fmt.Errorf("easy: %w", err)
-				}
-				return NewEASY(), nil
-			},
-		},
-		{
-			Name: "conservative",
-			Doc:  "conservative backfilling: every waiting job holds a reservation (Mu'alem & Feitelson TPDS 2001 §2)",
-			New: func(m policy.Machine, p policy.Params) (policy.Scheduler, error) {
-				if err := p.Check(); err != nil {
-					return nil, fmt.Errorf("conservative: %w", err)
-				}
-				return NewConservative(), nil
-			},
+		spec("easy", "EASY backfilling: FCFS, the head job holds a reservation (Lifka 1995; Mu'alem & Feitelson TPDS 2001 §2)",
+			func() policy.Scheduler { return NewEASY() }),
+		spec("conservative", "conservative backfilling: every waiting job holds a reservation (Mu'alem & Feitelson TPDS 2001 §2)",
+			func() policy.Scheduler { return NewConservative() }),
+	}
+}
+
+// spec is the registry entry of a backfilling scheduler (no parameters).
+func spec(name, doc string, newSched func() policy.Scheduler) policy.SchedulerSpec {
+	return policy.SchedulerSpec{
+		Name: name,
+		Doc:  doc,
+		New: func(m policy.Machine, p policy.Params) (policy.Scheduler, error) {
+			if err := p.Check(); err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			return newSched(), nil
 		},
 	}
 }

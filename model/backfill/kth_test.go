@@ -1,30 +1,18 @@
 package backfill
 
 import (
-	"os"
 	"testing"
 
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/flat"
 	"github.com/schedlab/schedlab/model/policy"
-	"github.com/schedlab/schedlab/trace"
 )
-
-const kthPath = "../../../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz"
 
 // TestKTH replays KTH-SP2 under EASY and conservative with both flat
 // allocators and the invariant checker, and checks that backfilling beats
 // strict FCFS on mean bounded slowdown by a wide margin.
 func TestKTH(t *testing.T) {
-	if _, err := os.Stat(kthPath); err != nil {
-		t.Skip("KTH-SP2 log not available")
-	}
-	tr, err := trace.ReadFile(kthPath, trace.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := policy.Machine{Kind: policy.Flat, Procs: 100}
-	src, _ := engine.Jobs(tr, m, engine.EstimatesRequested)
+	src, m := logJobs(t, "KTH-SP2-1996-2.1-cln.swf.gz", 100)
 	bsld := func(jobs []policy.Job) float64 {
 		s := 0.0
 		for _, j := range jobs {

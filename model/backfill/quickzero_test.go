@@ -3,7 +3,6 @@ package backfill
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/schedlab/schedlab/model/engine"
@@ -67,24 +66,9 @@ func zeroOverrunJobs(n, procs int, seed uint64) []policy.Job {
 // TestConservativeQuickPassZeroOverrun: quick passes give exactly the
 // schedule of compressing at every pass on zeroOverrunJobs workloads.
 func TestConservativeQuickPassZeroOverrun(t *testing.T) {
-	const procs = 8
-	m := policy.Machine{Kind: policy.Flat, Procs: procs}
 	for seed := uint64(1); seed <= 300; seed++ {
-		jobs := zeroOverrunJobs(60, procs, seed)
-		var starts [2][]float64
-		for k, s := range []*Conservative{NewConservative(), {noQuick: true}} {
-			res, err := engine.Run(slices.Clone(jobs), m, flat.NewCount(procs), s, engine.Options{Check: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, j := range res.Jobs {
-				starts[k] = append(starts[k], j.Start)
-			}
-		}
-		for i := range starts[0] {
-			if starts[0][i] != starts[1][i] {
-				t.Fatalf("seed %d: job %d starts at %g with quick passes, %g without", seed, jobs[i].ID, starts[0][i], starts[1][i])
-			}
+		if msg := quickDiffers(t, zeroOverrunJobs(60, 8, seed), 8, func() policy.Allocator { return flat.NewCount(8) }); msg != "" {
+			t.Fatalf("seed %d: %s", seed, msg)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package backfill
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -286,31 +287,59 @@ func TestConservativeQuickPass(t *testing.T) {
 			for _, alloc := range []string{"count", "contig"} {
 				const procs = 16
 				jobs := tiedJobs(400, procs, seed, 1.0, exact)
-				m := policy.Machine{Kind: policy.Flat, Procs: procs}
-				var starts [2][]float64
-				for k, s := range []*Conservative{NewConservative(), {noQuick: true}} {
-					js := slices.Clone(jobs)
-					var a policy.Allocator = flat.NewCount(procs)
-					if alloc == "contig" {
-						a = flat.NewContig(procs)
-					}
-					res, err := engine.Run(js, m, a, s, engine.Options{Check: true})
-					if err != nil {
-						t.Fatal(err)
-					}
-					for _, j := range res.Jobs {
-						starts[k] = append(starts[k], j.Start)
-					}
+				newAlloc := func() policy.Allocator { return flat.NewCount(procs) }
+				if alloc == "contig" {
+					newAlloc = func() policy.Allocator { return flat.NewContig(procs) }
 				}
-				for i := range starts[0] {
-					if starts[0][i] != starts[1][i] {
-						t.Fatalf("seed %d exact %v %s: job %d starts at %g with quick passes, %g without",
-							seed, exact, alloc, jobs[i].ID, starts[0][i], starts[1][i])
-					}
+				if msg := quickDiffers(t, jobs, procs, newAlloc); msg != "" {
+					t.Fatalf("seed %d exact %v %s: %s", seed, exact, alloc, msg)
 				}
 			}
 		}
 	}
+}
+
+// quickDiffers replays jobs on flat:procs (allocator from newAlloc) under
+// conservative backfilling with quick passes and with compression at every
+// pass, and describes the first job that starts at different times ("" if
+// none).
+func quickDiffers(t *testing.T, jobs []policy.Job, procs int, newAlloc func() policy.Allocator) string {
+	t.Helper()
+	m := policy.Machine{Kind: policy.Flat, Procs: procs}
+	var starts [2][]float64
+	for k, s := range []*Conservative{NewConservative(), {noQuick: true}} {
+		res, err := engine.Run(slices.Clone(jobs), m, newAlloc(), s, engine.Options{Check: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, j := range res.Jobs {
+			starts[k] = append(starts[k], j.Start)
+		}
+	}
+	for i := range starts[0] {
+		if starts[0][i] != starts[1][i] {
+			return fmt.Sprintf("job %d starts at %g with quick passes, %g without", jobs[i].ID, starts[0][i], starts[1][i])
+		}
+	}
+	return ""
+}
+
+// logJobs reads a real log from ../../../shared/traces as jobs for
+// flat:procs with the requested times as estimates; the test is skipped
+// when the log is absent.
+func logJobs(t *testing.T, file string, procs int) ([]policy.Job, policy.Machine) {
+	t.Helper()
+	path := "../../../shared/traces/" + file
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("%s not available", file)
+	}
+	tr, err := trace.ReadFile(path, trace.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := policy.Machine{Kind: policy.Flat, Procs: procs}
+	jobs, _ := engine.Jobs(tr, m, engine.EstimatesRequested)
+	return jobs, m
 }
 
 // TestConservativeNASA checks conservative backfilling against its
@@ -318,16 +347,7 @@ func TestConservativeQuickPass(t *testing.T) {
 // requested times, so estimates are exact, and it has 173 zero-length jobs.
 // No job starts after the reservation it got on arrival.
 func TestConservativeNASA(t *testing.T) {
-	const path = "../../../shared/traces/NASA-iPSC-1993-3.1-cln.swf.gz"
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("NASA iPSC/860 log not available")
-	}
-	tr, err := trace.ReadFile(path, trace.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := policy.Machine{Kind: policy.Flat, Procs: 128}
-	jobs, _ := engine.Jobs(tr, m, engine.EstimatesRequested)
+	jobs, m := logJobs(t, "NASA-iPSC-1993-3.1-cln.swf.gz", 128)
 	ref := &consRef{Conservative: NewConservative(), t: t, size: 128,
 		first: map[*policy.Job]float64{}, last: map[*policy.Job]float64{}}
 	res, err := engine.Run(jobs, m, flat.NewCount(128), ref, engine.Options{Check: true})
