@@ -273,7 +273,7 @@ const (
 type jobTable struct {
 	keys runKeys
 	res  *engine.Result
-	pos  []int32 // row → position in res.Jobs; nil: the identity
+	pos  []int32 // row → position in res.Jobs; empty: the identity
 	n    int     // rows
 	tau  float64
 	load parquet.Value
@@ -296,15 +296,16 @@ const (
 	pieceNone
 )
 
-func newJobTable(o *output, tau float64) *jobTable {
+// reset makes t the rows of run o, keeping its buffers.
+func (t *jobTable) reset(o *output, tau float64) {
 	jobs := o.res.Jobs
-	t := &jobTable{keys: keysOf(o), res: o.res, tau: tau, load: parquet.DoubleValue(o.tk.tr.t.Provenance.Load)}
+	t.keys, t.res, t.tau, t.load = keysOf(o), o.res, tau, parquet.DoubleValue(o.tk.tr.t.Provenance.Load)
 	sorted := slices.IsSortedFunc(jobs, func(a, b policy.Job) int { return cmp.Compare(a.ID, b.ID) })
 	if sorted && len(o.res.Rejected) == 0 {
-		t.n = len(jobs)
-		return t
+		t.pos, t.n = t.pos[:0], len(jobs)
+		return
 	}
-	t.pos = make([]int32, 0, len(jobs)-len(o.res.Rejected))
+	t.pos = slices.Grow(t.pos[:0], len(jobs)-len(o.res.Rejected))
 	for i := range jobs {
 		if jobs[i].Start >= 0 { // not rejected by the allocator
 			t.pos = append(t.pos, int32(i))
@@ -314,11 +315,10 @@ func newJobTable(o *output, tau float64) *jobTable {
 		slices.SortStableFunc(t.pos, func(a, b int32) int { return cmp.Compare(jobs[a].ID, jobs[b].ID) })
 	}
 	t.n = len(t.pos)
-	return t
 }
 
 func (t *jobTable) at(row int) int {
-	if t.pos == nil {
+	if len(t.pos) == 0 {
 		return row
 	}
 	return int(t.pos[row])

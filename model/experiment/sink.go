@@ -31,6 +31,7 @@ type sink struct {
 	files   []*stream
 	enc     *encoders
 	jobs    *colFile[*jobTable]
+	rows    jobTable // the current run's job rows, buffers kept between runs
 	summary *parquet.GenericWriter[schema.Summary]
 	series  *colFile[*seriesTable]
 	tau     float64
@@ -183,7 +184,8 @@ func metaOf(opt Options, preps []*prepared) schema.Meta {
 // time, their columns sharing the encoders (each file's bytes depend only
 // on its own rows).
 func (s *sink) write(o *output) error {
-	jt := newJobTable(o, s.tau)
+	jt := &s.rows
+	jt.reset(o, s.tau)
 	series := make(chan error, 1)
 	go func() {
 		if s.series == nil {
@@ -197,6 +199,7 @@ func (s *sink) write(o *output) error {
 	if serr := <-series; err == nil {
 		err = serr
 	}
+	jt.res = nil // let the collector have the run
 	if err != nil {
 		return err
 	}
