@@ -38,4 +38,21 @@
 //   - Ties in ordered queues are broken by arrival order.
 //   - A job asking for more processors than are free is not offered to the
 //     allocator (it cannot fit); this is only a shortcut.
+//
+// # References
+//
+// Comments and registry entries cite these by author and year.
+//
+//   - Chu 1995: Y.-K. Chu, "Processor Allocation and Job Scheduling in
+//     Two-Dimensional Mesh Systems", PhD dissertation, Michigan State
+//     University, 1995.
+//   - Mohapatra, Yu & Das 1995: P. Mohapatra, C. Yu and C. R. Das, "A Lazy
+//     Scheduling Scheme for Hypercube Computers", J. Parallel Distrib.
+//     Comput. 27(1):26–37, 1995.
+//   - Krueger, Lai & Radiya 1994: P. Krueger, T.-H. Lai and V. A.
+//     Dixit-Radiya, "Job scheduling is more important than processor
+//     allocation for hypercube computers", IEEE Trans. Parallel Distrib.
+//     Syst. 5(5):488–497, 1994.
+//   - Das Sharma & Pradhan 1994: D. Das Sharma and D. K. Pradhan, "Job
+//     scheduling in mesh multicomputers", ICPP 1994, vol. II, pp. 251–258.
 package sched

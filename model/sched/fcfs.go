@@ -6,7 +6,9 @@ import (
 )
 
 // FCFS is strict first-come first-served with head-of-line blocking
-// (Chu 1995, Ch. 1 and 5; Mohapatra, Yu and Das, seed 001 §A.2.1).
+// (Chu 1995, Ch. 1 and 5; P. Mohapatra, C. Yu and C. R. Das, "A Lazy
+// Scheduling Scheme for Hypercube Computers", 1995, §1 and §2.3, which name
+// its two defects: blocking at the head, and greedy allocation on arrival).
 //
 // On arrival a job is started only if the queue is empty and it fits;
 // otherwise it joins the tail. On completion the head is started for as long

@@ -13,7 +13,9 @@ import (
 // applied across the queues in index order.
 //
 // Classification, with the queue-index formulas as reconstructed from the
-// OCR (spec seed000 §2.2.3), for a job of size x:
+// damaged text of the scanned thesis (Y.-K. Chu, "Processor Allocation and
+// Job Scheduling in Two-Dimensional Mesh Systems", 1995, Ch. 6), for a job
+// of size x:
 //
 //   - by=procs: x = requested processors, on a machine of N processors;
 //     ScanUp puts the job in queue ⌈x/(N/Q)⌉, ScanDown in Q − ⌈x/(N/Q)⌉ + 1

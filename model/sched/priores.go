@@ -9,7 +9,10 @@ import (
 )
 
 // PrioRes is Das Sharma and Pradhan's priority + reservation scheduler
-// (ICPP'94, as described by Chu 1995, §2.5.4; spec seed000 §2.1). It works
+// (D. Das Sharma and D. K. Pradhan, "Job scheduling in mesh
+// multicomputers", ICPP 1994, as described by Y.-K. Chu, "Processor
+// Allocation and Job Scheduling in Two-Dimensional Mesh Systems", 1995,
+// §2.5.4). It works
 // with any allocator. Jobs wait in two FCFS lists, the reservation list
 // (jobs holding a reservation) and the waiting list; both are processed in
 // order without blocking, except for the priority rule.
@@ -56,7 +59,7 @@ import (
 // (it then keeps its reservation and is retried at the next completion).
 //
 // Parameters: reserve=false gives the priority technique alone; max_pri
-// defaults to inf (the seed does not give the ICPP'94 value, and ∞ is the
+// defaults to inf (Chu's thesis does not give the ICPP'94 value, and ∞ is the
 // only value it discusses: Chu §5.4 found SA with wtl=inf to behave exactly
 // like the priority scheme with MAX_PRI = ∞, which prio-res:reserve=false
 // reproduces).

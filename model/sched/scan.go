@@ -7,9 +7,12 @@ import (
 	"github.com/schedlab/schedlab/model/policy"
 )
 
-// Scan is Krueger, Lai and Radiya's Scan (seed 001 §A.2.2; Chu 1995,
-// §2.5.1): one FCFS queue per size class, served like the C-SCAN disk
-// scheduler.
+// Scan is Krueger, Lai and Radiya's Scan (P. Krueger, T.-H. Lai and V. A.
+// Dixit-Radiya, "Job scheduling is more important than processor allocation
+// for hypercube computers", 1994), as described by P. Mohapatra, C. Yu and
+// C. R. Das, "A Lazy Scheduling Scheme for Hypercube Computers", 1995, §2.3,
+// and by Chu 1995, §2.5.1: one FCFS queue per size class, served like the
+// C-SCAN disk scheduler.
 //
 //   - Size classes: a job of p processors is in class ⌈log2 p⌉ — on an
 //     r-cube its subcube dimension, giving the r+1 queues Q_0..Q_r of the
@@ -18,8 +21,10 @@ import (
 //     mesh Scan needs square meshes and square jobs, Chu §2.5.3).
 //   - Service: the queue in service has its head started whenever it fits;
 //     when the head does not fit the scheduler waits for a release, and the
-//     other queues wait too (the spec's inferred reading). When the queue in
-//     service is empty, the scheduler moves to the next non-empty queue:
+//     other queues wait too (our reading of Mohapatra, Yu and Das: all the
+//     jobs of a class are allocated before the scheduler moves on; the paper
+//     does not say what a blocked head does). When the queue in service is
+//     empty, the scheduler moves to the next non-empty queue:
 //     (i+1) mod (r+1) for ScanUp (order=up, default), (i−1) mod (r+1) for
 //     ScanDown (order=down), going round the circle (the queue just left
 //     comes last). When every queue is empty the scheduler stays where it is.

@@ -18,7 +18,7 @@ func Schedulers() []policy.SchedulerSpec {
 	return []policy.SchedulerSpec{
 		{
 			Name: "fcfs",
-			Doc:  "strict first-come first-served, head-of-line blocking (Chu 1995 Ch. 1, 5; seed 001 §A.2.1)",
+			Doc:  "strict first-come first-served, head-of-line blocking (Chu 1995 Ch. 1, 5; Mohapatra, Yu & Das, \"A Lazy Scheduling Scheme for Hypercube Computers\", 1995, §1, §2.3)",
 			New: func(m policy.Machine, p policy.Params) (policy.Scheduler, error) {
 				if err := p.Check(); err != nil {
 					return nil, fmt.Errorf("fcfs: %w", err)
@@ -53,7 +53,7 @@ func Schedulers() []policy.SchedulerSpec {
 		},
 		{
 			Name: "scan",
-			Doc:  "Scan: one FCFS queue per size class ⌈log2 procs⌉, served C-SCAN (Krueger, Lai & Radiya; seed 001 §A.2.2)",
+			Doc:  "Scan: one FCFS queue per size class ⌈log2 procs⌉, served C-SCAN (Krueger, Lai & Radiya, \"Job scheduling is more important than processor allocation for hypercube computers\", 1994, as described by Mohapatra, Yu & Das, \"A Lazy Scheduling Scheme for Hypercube Computers\", 1995, §2.3)",
 			Params: []policy.Param{
 				orderP("up"),
 				{Name: "sf", Default: "false", Doc: "true: starvation-free ScanUpSF/ScanDownSF (arrivals to the queue in service wait for the next visit)"},
