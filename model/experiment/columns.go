@@ -13,6 +13,7 @@ import (
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/metrics"
 	"github.com/schedlab/schedlab/model/policy"
+	"github.com/schedlab/schedlab/trace"
 )
 
 // Job and series rows reach their files column by column, straight from
@@ -38,7 +39,7 @@ var (
 	// rowGroupRows is the row-group size of the writer configuration
 	// (trace.ParquetWriterOptions): column writers do not count rows, so
 	// the sink cuts the row groups itself.
-	rowGroupRows = 1 << 20
+	rowGroupRows = trace.ParquetRowGroupRows
 )
 
 // table is one run's rows of a results file.
