@@ -30,8 +30,12 @@ type Temp struct {
 // by a signal handler, sees every file created before it.
 var temps = struct {
 	sync.Mutex
-	m map[string]int // name → registrations
+	m       map[string]int // name → registrations
+	stopped bool           // StopTemps was called: no new temporary file
 }{m: map[string]int{}}
+
+// errStopped is CreateTemp's error once StopTemps was called.
+var errStopped = errors.New("interrupted: no new file is written")
 
 // TempPattern is the name pattern of the temporary files made for path:
 // ".<base>.tmp-<pid>-*" in path's folder, pid the process's id, so that
@@ -107,6 +111,9 @@ func CreateTemp(path string) (*Temp, error) {
 	}
 	temps.Lock()
 	defer temps.Unlock()
+	if temps.stopped {
+		return nil, fmt.Errorf("%s: %w", path, errStopped)
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), TempPattern(path))
 	if err != nil {
 		// The error names the temporary file, which the user never asked
@@ -197,6 +204,17 @@ func RemoveTemps() []string {
 	clear(temps.m)
 	slices.Sort(out)
 	return out
+}
+
+// StopTemps removes every registered temporary file, as RemoveTemps, and
+// makes every later CreateTemp fail, so that no new temporary file appears
+// between an interrupt's clean-up and the process's exit (another goroutine
+// may still be opening files). The commands call it on SIGINT and SIGTERM.
+func StopTemps() []string {
+	temps.Lock()
+	temps.stopped = true
+	temps.Unlock()
+	return RemoveTemps()
 }
 
 // CleanStaleTemps removes the temporary files of target base

@@ -44,14 +44,14 @@ func Setup(app *ucli.App) {
 // Main sets app up, runs it on args (os.Args, possibly reordered) and exits: 0 on success; 1 with the
 // error on stderr, one line prefixed by the tool's name (a pointer to
 // --help on a second line for usage errors); 130 on SIGINT or SIGTERM,
-// after removing the temporary files being written (trace.RemoveTemps).
+// after removing the temporary files being written (trace.StopTemps).
 func Main(app *ucli.App, args []string) {
 	Setup(app)
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		s := <-sig
-		trace.RemoveTemps()
+		trace.StopTemps()
 		fmt.Fprintf(os.Stderr, "\n%s: interrupted (%v); partial output removed\n", app.Name, s)
 		os.Exit(130)
 	}()
