@@ -27,10 +27,10 @@ import (
 // and -j N give the same bytes.
 //
 // Measured as a user would (`replay run --sched fcfs --alloc count`, 2
-// cores, placements on, best of 10): 1M jobs 1.55 s → 1.30 s, 120k jobs
-// 0.27 s → 0.22 s, against the row path (GenericWriter.Write of
+// cores, placements on, best of 5–10): 1M jobs 1.66 s → 1.11 s, 120k jobs
+// 0.27 s → 0.18 s, against the row path (GenericWriter.Write of
 // []schema.Job chunks, every column encoded on the writing goroutine). The
-// process then uses about 10% more CPU time in all, for the hand-offs.
+// process uses about 7% more CPU time in all, for the hand-offs.
 //
 // Variables only so that tests can cross every boundary with few rows.
 var (
