@@ -60,6 +60,25 @@ func (q *Queue) Scan(visit func(*policy.Job) (remove, stop bool)) {
 			break
 		}
 	}
+	q.close(w, r)
+}
+
+// RemoveStarted removes the jobs that have started (Start ≥ 0). (Scan
+// could do it, at the cost of a call per job: backfilling calls it on long
+// queues.)
+func (q *Queue) RemoveStarted() {
+	w := q.head
+	for _, j := range q.jobs[q.head:] {
+		if j.Start < 0 {
+			q.jobs[w] = j
+			w++
+		}
+	}
+	q.close(w, len(q.jobs))
+}
+
+// close closes the gap [w, r) left by the jobs removed.
+func (q *Queue) close(w, r int) {
 	if w == r {
 		return
 	}
@@ -70,9 +89,4 @@ func (q *Queue) Scan(visit func(*policy.Job) (remove, stop bool)) {
 		q.jobs = q.jobs[:0]
 		q.head = 0
 	}
-}
-
-// RemoveStarted removes the jobs that have started (Start ≥ 0).
-func (q *Queue) RemoveStarted() {
-	q.Scan(func(j *policy.Job) (bool, bool) { return j.Start >= 0, false })
 }
