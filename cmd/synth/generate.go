@@ -18,21 +18,21 @@ var generatorCommands = []*cli.Command{workloadCommand(), malleableCommand(), lu
 // workloadFlags are the rigid-job model's flags, without load, iat and output.
 func workloadFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "machine", Value: "flat:128", Usage: "machine: flat:N, mesh:WxH or cube:n"},
-		&cli.StringFlag{Name: "size", Value: "uniform", Usage: "job sizes; mesh: uniform, increasing, decreasing, square-uniform, square-increasing, square-decreasing, exponential (Chu §3 / Zhu); cube: uniform, normal (Mohapatra, Yu & Das 1995 §4); flat: uniform, exponential, log2"},
+		&cli.StringFlag{Name: "machine", Value: workload.DefaultMachine, Usage: "machine: flat:N, mesh:WxH or cube:n"},
+		&cli.StringFlag{Name: "size", Value: workload.DefaultSize, Usage: "job sizes; mesh: uniform, increasing, decreasing, square-uniform, square-increasing, square-decreasing, exponential (Chu §3 / Zhu); cube: uniform, normal (Mohapatra, Yu & Das 1995 §4); flat: uniform, exponential, log2"},
 		&cli.Float64Flag{Name: "size-mean", Usage: "exponential sizes: mean of the exponential before truncation (default: a quarter of the largest size)"},
 		&cli.IntFlag{Name: "size-max", Usage: "largest request: mesh side, flat processors or cube dimension (default: the machine's limit; cube: n−1)"},
-		&cli.StringFlag{Name: "service", Value: "exp", Usage: "service time: exp, uniform (0..2·mean), det, h2"},
-		&cli.Float64Flag{Name: "mean", Value: 10, Usage: "mean service (residence) time; Chu's EXTM = 10, Mohapatra, Yu & Das 1995 use 5"},
-		&cli.Float64Flag{Name: "cv", Value: 4, Usage: "h2: coefficient of variation C_x (Mohapatra, Yu & Das 1995: 4)"},
-		&cli.Float64Flag{Name: "h2-alpha", Value: 0.95, Usage: "h2: probability of the short branch α (Mohapatra, Yu & Das 1995: 0.95)"},
-		&cli.StringFlag{Name: "h2", Value: "alpha", Usage: "h2 parameterisation: alpha (Mohapatra, Yu & Das 1995, uses --h2-alpha) or balanced (balanced means, Guha 1995)"},
-		&cli.StringFlag{Name: "coupling", Value: "dependent", Usage: "size–demand coupling (Mohapatra, Yu & Das 1995): dependent (residence independent of size) or independent (demand shared, residence = demand/procs)"},
-		&cli.StringFlag{Name: "estimates", Value: "exact", Usage: "user estimates: exact, eet:c=C (Chu §7.3: Normal(y, c·y) clipped at 0) or factor:x=X"},
-		&cli.StringFlag{Name: "arrivals", Value: "poisson", Usage: "inter-arrival times: poisson (exponential), uniform (0..2·IAT) or det"},
-		&cli.IntFlag{Name: "jobs", Value: 50000, Usage: "number of jobs (Chu: 50,000 per run)"},
+		&cli.StringFlag{Name: "service", Value: workload.DefaultService, Usage: "service time: exp, uniform (0..2·mean), det, h2"},
+		&cli.Float64Flag{Name: "mean", Value: workload.DefaultMean, Usage: "mean service (residence) time; Chu's EXTM = 10, Mohapatra, Yu & Das 1995 use 5"},
+		&cli.Float64Flag{Name: "cv", Value: workload.DefaultCV, Usage: "h2: coefficient of variation C_x (Mohapatra, Yu & Das 1995: 4)"},
+		&cli.Float64Flag{Name: "h2-alpha", Value: workload.DefaultH2Alpha, Usage: "h2: probability of the short branch α (Mohapatra, Yu & Das 1995: 0.95)"},
+		&cli.StringFlag{Name: "h2", Value: workload.DefaultH2, Usage: "h2 parameterisation: alpha (Mohapatra, Yu & Das 1995, uses --h2-alpha) or balanced (balanced means, Guha 1995)"},
+		&cli.StringFlag{Name: "coupling", Value: workload.DefaultCoupling, Usage: "size–demand coupling (Mohapatra, Yu & Das 1995): dependent (residence independent of size) or independent (demand shared, residence = demand/procs)"},
+		&cli.StringFlag{Name: "estimates", Value: workload.DefaultEstimates, Usage: "user estimates: exact, eet:c=C (Chu §7.3: Normal(y, c·y) clipped at 0) or factor:x=X"},
+		&cli.StringFlag{Name: "arrivals", Value: workload.DefaultArrivals, Usage: "inter-arrival times: poisson (exponential), uniform (0..2·IAT) or det"},
+		&cli.IntFlag{Name: "jobs", Value: workload.DefaultJobs, Usage: "number of jobs (Chu: 50,000 per run)"},
 		&cli.Float64Flag{Name: "horizon", Usage: "generate arrivals up to this time instead of --jobs"},
-		&cli.Int64Flag{Name: "seed", Value: 1, Usage: "random seed"},
+		&cli.Int64Flag{Name: "seed", Value: workload.DefaultSeed, Usage: "random seed"},
 		&cli.StringFlag{Name: "name", Usage: "trace name (default: the output file's base name; sweep: the file-name prefix, default the model)"},
 	}
 }
@@ -41,11 +41,11 @@ func workloadFlags() []cli.Flag {
 // output and the flags shared with workloadFlags (jobs, horizon, seed, name).
 func malleableFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.IntFlag{Name: "procs", Value: 100, Usage: "processors P (Guha: 100)"},
-		&cli.Float64Flag{Name: "work-mean", Value: 1000, Usage: "mean work W̄ (Guha: 1000)"},
-		&cli.Float64Flag{Name: "work-cv", Value: 5, Usage: "work coefficient of variation C_W: 0 (fixed) or ≥ 1 (balanced H2; Guha: 0, 1, 5, 10, 30)"},
-		&cli.StringFlag{Name: "eff", Value: "1-99", Usage: "effective efficiency range ε_min-ε_max in percent, 100/P ≤ ε < 100 (Guha Table 3.2)"},
-		&cli.StringFlag{Name: "eff-dist", Value: "uniform", Usage: "efficiency distribution: uniform (integers) or beta (100·Beta matching the range's mean and variance)"},
+		&cli.IntFlag{Name: "procs", Value: workload.DefaultMalleableProcs, Usage: "processors P (Guha: 100)"},
+		&cli.Float64Flag{Name: "work-mean", Value: workload.DefaultWorkMean, Usage: "mean work W̄ (Guha: 1000)"},
+		&cli.Float64Flag{Name: "work-cv", Value: workload.DefaultWorkCV, Usage: "work coefficient of variation C_W: 0 (fixed) or ≥ 1 (balanced H2; Guha: 0, 1, 5, 10, 30)"},
+		&cli.StringFlag{Name: "eff", Value: workload.DefaultEff, Usage: "effective efficiency range ε_min-ε_max in percent, 100/P ≤ ε < 100 (Guha Table 3.2)"},
+		&cli.StringFlag{Name: "eff-dist", Value: workload.DefaultEffDist, Usage: "efficiency distribution: uniform (integers) or beta (100·Beta matching the range's mean and variance)"},
 		&cli.Float64Flag{Name: "beta-p", Usage: "eff-dist beta: explicit p (with --beta-q)"},
 		&cli.Float64Flag{Name: "beta-q", Usage: "eff-dist beta: explicit q (with --beta-p)"},
 		&cli.BoolFlag{Name: "perfect", Usage: "perfect efficiency: β = ∞, γ = p (ε = 100)"},
@@ -91,7 +91,7 @@ func workloadSpec(c *cli.Context) (workload.WorkloadSpec, error) {
 	if err != nil {
 		return workload.WorkloadSpec{}, err
 	}
-	jobs, horizon := jobsHorizon(c, 50000)
+	jobs, horizon := jobsHorizon(c, workload.DefaultJobs)
 	s := workload.WorkloadSpec{
 		Machine:  c.String("machine"),
 		Size:     workload.SizeSpec{Dist: c.String("size"), Mean: c.Float64("size-mean"), Max: c.Int("size-max")},
@@ -109,7 +109,7 @@ func malleableSpec(c *cli.Context) (workload.MalleableSpec, error) {
 	if err != nil {
 		return workload.MalleableSpec{}, err
 	}
-	jobs, horizon := jobsHorizon(c, 500000)
+	jobs, horizon := jobsHorizon(c, workload.DefaultMalleableJobs)
 	return workload.MalleableSpec{
 		Procs: c.Int("procs"), WorkMean: c.Float64("work-mean"), WorkCV: c.Float64("work-cv"),
 		EffMin: lo, EffMax: hi, EffDist: c.String("eff-dist"), BetaP: c.Float64("beta-p"), BetaQ: c.Float64("beta-q"),
@@ -211,9 +211,9 @@ func malleableCommand() *cli.Command {
 		Name:  "malleable",
 		Usage: "malleable jobs with work, efficiency and parallelism cap (Guha 1995, York CS-95-03, Ch. 3)",
 		Flags: concat(malleableFlags(), []cli.Flag{
-			&cli.IntFlag{Name: "jobs", Value: 500000, Usage: "number of jobs (Guha: ≥ 500,000 per trial)"},
+			&cli.IntFlag{Name: "jobs", Value: workload.DefaultMalleableJobs, Usage: "number of jobs (Guha: ≥ 500,000 per trial)"},
 			&cli.Float64Flag{Name: "horizon", Usage: "generate arrivals up to this time instead of --jobs"},
-			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "random seed"},
+			&cli.Int64Flag{Name: "seed", Value: workload.DefaultSeed, Usage: "random seed"},
 			&cli.StringFlag{Name: "name", Usage: "trace name (default: the output file's base name)"},
 		}, loadFlags(), []cli.Flag{outputFlag("output trace (.parquet, .swf or .swf.gz)")}),
 		Action: func(c *cli.Context) error {
@@ -239,10 +239,10 @@ func lublinCommand() *cli.Command {
 		Name:  "lublin",
 		Usage: "rigid batch and interactive jobs from the Lublin–Feitelson (JPDC 2003) model, times in seconds",
 		Flags: []cli.Flag{
-			&cli.IntFlag{Name: "procs", Value: 128, Usage: "machine size, a power of two in 32..2^20 (the published constants are for 128)"},
-			&cli.IntFlag{Name: "jobs", Value: 10000, Usage: "number of jobs"},
-			&cli.StringFlag{Name: "estimates", Value: "exact", Usage: "user estimates: exact, eet:c=C or factor:x=X"},
-			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "random seed"},
+			&cli.IntFlag{Name: "procs", Value: workload.DefaultLublinProcs, Usage: "machine size, a power of two in 32..2^20 (the published constants are for 128)"},
+			&cli.IntFlag{Name: "jobs", Value: workload.DefaultLublinJobs, Usage: "number of jobs"},
+			&cli.StringFlag{Name: "estimates", Value: workload.DefaultEstimates, Usage: "user estimates: exact, eet:c=C or factor:x=X"},
+			&cli.Int64Flag{Name: "seed", Value: workload.DefaultSeed, Usage: "random seed"},
 			&cli.StringFlag{Name: "name", Usage: "trace name (default: the output file's base name)"},
 			outputFlag("output trace (.parquet, .swf or .swf.gz)"),
 		},

@@ -106,28 +106,39 @@ func (sw Sweep) Run(model string, gen func(load float64, rep int, seed int64) (*
 	}
 	for _, load := range sw.Loads {
 		for rep := 1; rep <= sw.Reps; rep++ {
-			key := load
-			if sw.CRN {
-				key = 0
-			}
-			tr, err := gen(load, rep, SweepSeed(sw.Seed, key, rep))
+			tr, err := sw.Trace(model, load, rep, gen)
 			if err != nil {
-				return fmt.Errorf("sweep load %s rep %d: %w", FormatLoad(load), rep, err)
+				return err
 			}
-			tr.Name = SweepName(model, load, rep)
-			tr.Provenance.Params["sweep_seed"] = strconv.FormatInt(sw.Seed, 10)
-			tr.Provenance.Params["sweep_crn"] = strconv.FormatBool(sw.CRN)
-			// The SWF header carries every parameter as a note; so must an
-			// SWF sweep's (the header was built before these two existed).
-			tr.Header = append(tr.Header,
-				trace.HeaderField{Key: "Note", Value: "sweep_crn=" + strconv.FormatBool(sw.CRN)},
-				trace.HeaderField{Key: "Note", Value: "sweep_seed=" + strconv.FormatInt(sw.Seed, 10)})
 			if err := emit(tr); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// Trace generates the one trace of the sweep at load and replication rep,
+// exactly as Run would: a plan's runner generates only the traces its
+// cells need.
+func (sw Sweep) Trace(model string, load float64, rep int, gen func(load float64, rep int, seed int64) (*trace.Trace, error)) (*trace.Trace, error) {
+	key := load
+	if sw.CRN {
+		key = 0
+	}
+	tr, err := gen(load, rep, SweepSeed(sw.Seed, key, rep))
+	if err != nil {
+		return nil, fmt.Errorf("sweep load %s rep %d: %w", FormatLoad(load), rep, err)
+	}
+	tr.Name = SweepName(model, load, rep)
+	tr.Provenance.Params["sweep_seed"] = strconv.FormatInt(sw.Seed, 10)
+	tr.Provenance.Params["sweep_crn"] = strconv.FormatBool(sw.CRN)
+	// The SWF header carries every parameter as a note; so must an
+	// SWF sweep's (the header was built before these two existed).
+	tr.Header = append(tr.Header,
+		trace.HeaderField{Key: "Note", Value: "sweep_crn=" + strconv.FormatBool(sw.CRN)},
+		trace.HeaderField{Key: "Note", Value: "sweep_seed=" + strconv.FormatInt(sw.Seed, 10)})
+	return tr, nil
 }
 
 // SweepWorkload runs a sweep of the rigid-job model: base with its load,
@@ -138,11 +149,20 @@ func (sw Sweep) SweepWorkload(base WorkloadSpec, emit func(*trace.Trace) error) 
 	if base.Arrivals.IAT != 0 {
 		return fmt.Errorf("sweep: --iat cannot be swept; give --load")
 	}
-	return sw.Run(or(base.Name, "workload"), func(load float64, rep int, seed int64) (*trace.Trace, error) {
+	return sw.Run(or(base.Name, "workload"), workloadGen(base), emit)
+}
+
+// WorkloadTrace generates one trace of SweepWorkload's sweep.
+func (sw Sweep) WorkloadTrace(base WorkloadSpec, load float64, rep int) (*trace.Trace, error) {
+	return sw.Trace(or(base.Name, "workload"), load, rep, workloadGen(base))
+}
+
+func workloadGen(base WorkloadSpec) func(load float64, rep int, seed int64) (*trace.Trace, error) {
+	return func(load float64, rep int, seed int64) (*trace.Trace, error) {
 		s := base
 		s.Arrivals.Load, s.Seed, s.Rep = load, seed, rep
 		return Generate(s)
-	}, emit)
+	}
 }
 
 // SweepMalleable runs a sweep of the malleable model, named like
@@ -151,9 +171,18 @@ func (sw Sweep) SweepMalleable(base MalleableSpec, emit func(*trace.Trace) error
 	if base.IAT != 0 {
 		return fmt.Errorf("sweep: --iat cannot be swept; give --load")
 	}
-	return sw.Run(or(base.Name, "malleable"), func(load float64, rep int, seed int64) (*trace.Trace, error) {
+	return sw.Run(or(base.Name, "malleable"), malleableGen(base), emit)
+}
+
+// MalleableTrace generates one trace of SweepMalleable's sweep.
+func (sw Sweep) MalleableTrace(base MalleableSpec, load float64, rep int) (*trace.Trace, error) {
+	return sw.Trace(or(base.Name, "malleable"), load, rep, malleableGen(base))
+}
+
+func malleableGen(base MalleableSpec) func(load float64, rep int, seed int64) (*trace.Trace, error) {
+	return func(load float64, rep int, seed int64) (*trace.Trace, error) {
 		s := base
 		s.Load, s.Seed, s.Rep = load, seed, rep
 		return GenerateMalleable(s)
-	}, emit)
+	}
 }
