@@ -7,6 +7,7 @@ require (
 	github.com/apache/arrow/go/v17 v17.0.0
 	github.com/klauspost/compress v1.17.9
 	github.com/parquet-go/parquet-go v0.32.0
+	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/urfave/cli/v2 v2.27.7
 	golang.org/x/text v0.28.0
 	gonum.org/v1/gonum v0.17.0

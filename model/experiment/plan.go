@@ -53,6 +53,7 @@ import (
 	"github.com/schedlab/schedlab/model/catalog"
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/policy"
+	"github.com/schedlab/schedlab/model/schema"
 	"github.com/schedlab/schedlab/trace"
 )
 
@@ -83,6 +84,9 @@ type Options struct {
 	// after each run with the number of runs done, the total, and the
 	// number of jobs simulated so far. Calls are serialized.
 	Progress func(done, total int, jobs int64)
+	// MetaOptions, when set, is what the files record of the options
+	// (its Filters are filled in): a sweep records its own.
+	MetaOptions *schema.Options
 	// Warn, when set, receives one-line warnings (e.g. a run that counted
 	// no job).
 	Warn func(msg string)
@@ -99,6 +103,7 @@ type task struct {
 
 // prepared is a trace with its machine and engine jobs.
 type prepared struct {
+	name     string // the trace's name, known before it is loaded
 	t        *trace.Trace
 	m        policy.Machine
 	n        int // replayed jobs
@@ -109,21 +114,67 @@ type prepared struct {
 	mu   sync.Mutex
 	jobs []policy.Job // nil once the last run took them
 	left int          // runs that have not taken their jobs yet
+	// load, when set, loads the trace on the first take (a sweep's groups
+	// are generated or read on a worker, when their first run starts);
+	// release, when set, is called once the trace has been converted.
+	load    func() (*trace.Trace, error)
+	release func()
+	opt     *Options
+	err     error
+}
+
+// prepare converts t into engine jobs on p's machine, dropping partial
+// records unless opt.KeepPartial.
+func (p *prepared) prepare(t *trace.Trace, opt *Options) {
+	jobs, rej := engine.Jobs(t, p.m, opt.Estimates)
+	p.t, p.name, p.rejected = t, t.Name, len(rej)
+	if !opt.KeepPartial {
+		w := 0
+		for _, j := range jobs {
+			if t.Jobs[j.Index].Partial() {
+				p.partial++
+				continue
+			}
+			jobs[w] = j
+			w++
+		}
+		jobs = jobs[:w]
+	}
+	p.jobs, p.n, p.records = jobs, len(jobs), len(t.Jobs)
 }
 
 // take returns the jobs for one run: a copy, except for the last run of the
 // trace, which takes the prepared slice itself (a 1M-job trace replayed
-// under one pair is never copied).
-func (p *prepared) take() []policy.Job {
+// under one pair is never copied). A lazy trace is loaded by the first.
+func (p *prepared) take() ([]policy.Job, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.load != nil {
+		load := p.load
+		p.load = nil
+		t, err := load()
+		if err != nil {
+			p.err = err
+		} else {
+			p.prepare(t, p.opt)
+			if p.opt.ReleaseTraces {
+				t.Jobs = nil
+			}
+		}
+		if p.release != nil {
+			p.release()
+		}
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
 	p.left--
 	if p.left == 0 {
 		jobs := p.jobs
 		p.jobs = nil
-		return jobs
+		return jobs, nil
 	}
-	return append([]policy.Job(nil), p.jobs...)
+	return append([]policy.Job(nil), p.jobs...), nil
 }
 
 // MachineFor returns the machine a trace is replayed on: override when not
@@ -212,21 +263,8 @@ func plan(traces []*trace.Trace, opt Options) ([]task, []*prepared, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("trace %s: %w", t.Name, err)
 		}
-		jobs, rej := engine.Jobs(t, m, opt.Estimates)
-		p := &prepared{t: t, m: m, rejected: len(rej)}
-		if !opt.KeepPartial {
-			w := 0
-			for _, j := range jobs {
-				if t.Jobs[j.Index].Partial() {
-					p.partial++
-					continue
-				}
-				jobs[w] = j
-				w++
-			}
-			jobs = jobs[:w]
-		}
-		p.jobs, p.n, p.left, p.records = jobs, len(jobs), len(pairs), len(t.Jobs)
+		p := &prepared{m: m, left: len(pairs)}
+		p.prepare(t, &opt)
 		if opt.ReleaseTraces {
 			t.Jobs = nil // converted: the engine jobs are all the runs need
 		}

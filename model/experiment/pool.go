@@ -97,7 +97,7 @@ func runPool(tasks []task, opt Options, emit func(*output) error) error {
 func runTask(tk task, opt Options) (result *output) {
 	p := tk.tr
 	fail := func(err error) *output {
-		return &output{err: fmt.Errorf("trace %s, %s/%s on %s: %w", p.t.Name, tk.pair.Alloc, tk.pair.Sched, p.m, err)}
+		return &output{err: fmt.Errorf("trace %s, %s/%s on %s: %w", p.name, tk.pair.Alloc, tk.pair.Sched, p.m, err)}
 	}
 	// A policy bug that panics is reported like any other failure of the
 	// run, naming the trace and pair, instead of killing the process with a
@@ -115,7 +115,10 @@ func runTask(tk task, opt Options) (result *output) {
 	if err != nil {
 		return fail(err)
 	}
-	jobs := p.take()
+	jobs, err := p.take()
+	if err != nil {
+		return fail(err)
+	}
 	res, err := engine.Run(jobs, p.m, a, s, engine.Options{
 		Check: opt.Check, Series: !opt.NoSeries, Placement: opt.Out != "" && opt.Placement,
 	})

@@ -65,12 +65,23 @@ func lockDir(dir string) (*os.File, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, LockFile)
+	return Lock(filepath.Join(dir, LockFile), false, dir)
+}
+
+// Lock takes a lock on the file path (created if missing), exclusive or
+// shared, failing at once when another process holds it in a conflicting
+// mode; the error names what (a results directory) is in use. An exclusive
+// holder writes its pid into the file. Closing the file releases the lock.
+func Lock(path string, shared bool, what string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	how := syscall.LOCK_EX
+	if shared {
+		how = syscall.LOCK_SH
+	}
+	if err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB); err != nil {
 		b, _ := os.ReadFile(path)
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
@@ -78,12 +89,19 @@ func lockDir(dir string) (*os.File, error) {
 			if who == "" {
 				who = "?"
 			}
-			return nil, fmt.Errorf("%s is in use by another replay (pid %s): wait for it, or choose another --out", dir, who)
+			if !shared {
+				// The holders may be a sweep's shards, which hold the lock
+				// shared and write no pid: the pid may be an earlier run's.
+				who += ", or the shards of a sweep"
+			}
+			return nil, fmt.Errorf("%s is in use by another replay (pid %s): wait for it, or choose another --out", what, who)
 		}
 		return nil, fmt.Errorf("%s: lock: %w", path, err)
 	}
-	f.Truncate(0)
-	f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	if !shared {
+		f.Truncate(0)
+		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	}
 	return f, nil
 }
 
@@ -163,6 +181,10 @@ func metaOf(opt Options, preps []*prepared) schema.Meta {
 	o := schema.Options{Machine: opt.Machine, Allocs: opt.Allocs, Scheds: opt.Scheds, Estimates: opt.Estimates,
 		BsldTau: opt.BsldTau, Warmup: opt.Warmup, UntilLastArrival: opt.UntilLastArrival, Check: opt.Check,
 		Filters: filters, Placement: opt.Placement}
+	if opt.MetaOptions != nil {
+		o = *opt.MetaOptions
+		o.Filters = filters
+	}
 	var ts []schema.TraceInfo
 	for _, p := range preps {
 		pv := p.t.Provenance

@@ -216,6 +216,10 @@ type Options struct {
 	Check            bool     `json:"check"`
 	Filters          []string `json:"filters"`
 	Placement        bool     `json:"placement"`
+	// A sweep's cells (replay sweep) also record the sweep's name and its
+	// machines (Machine is then empty).
+	Sweep    string   `json:"sweep,omitempty"`
+	Machines []string `json:"machines,omitempty"`
 }
 
 // TraceInfo is one element of the schedlab.traces metadata: the

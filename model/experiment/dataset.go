@@ -1,0 +1,197 @@
+package experiment
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/schedlab/schedlab/model/catalog"
+	"github.com/schedlab/schedlab/model/policy"
+	"github.com/schedlab/schedlab/model/schema"
+	"github.com/schedlab/schedlab/trace"
+)
+
+// Group is the runs of one trace on one machine in a sweep: the trace is
+// loaded (read or generated) once, on a worker, when the group's first run
+// starts, and its jobs are shared by the group's runs.
+type Group struct {
+	Name    string                       // the trace's name, as Load will set it
+	Rep     int                          // the trace's replication, as Load will set it
+	Load    func() (*trace.Trace, error) // loads or generates the trace
+	Release func()                       // optional: called once the trace has been converted to engine jobs
+	Machine policy.Machine
+	Pairs   []catalog.Pair
+}
+
+// Dataset configures RunDataset.
+type Dataset struct {
+	Sweep string // the sweep's name: the sweep= partition
+	// Done, when set, is called in plan order after each cell's files are
+	// in place, with the cell and its summary row.
+	Done func(k schema.CellKey, s schema.Summary)
+}
+
+// RunDataset replays every run of groups and writes each to its own files
+// in the sweep dataset rooted at opt.Out (the layout of model/schema's
+// dataset.go): each cell's jobs, series and summary files are written to
+// temporary files next to them and renamed into place when the run is
+// complete, the summary last. A cell's bytes depend only on its run and on
+// opt, never on the other cells, the order or the number of workers.
+// Locking the directory is the caller's business. Runs are emitted in
+// group order, pairs in order.
+func RunDataset(groups []Group, ds Dataset, opt Options) error {
+	if err := opt.validate(); err != nil {
+		return err
+	}
+	if opt.Out == "" {
+		return errors.New("dataset: no output directory")
+	}
+	var tasks []task
+	for i := range groups {
+		g := &groups[i]
+		if len(g.Pairs) == 0 {
+			continue
+		}
+		p := &prepared{name: g.Name, m: g.Machine, left: len(g.Pairs), load: g.Load, release: g.Release, opt: &opt}
+		for _, pr := range g.Pairs {
+			tasks = append(tasks, task{p, pr})
+		}
+	}
+	if len(tasks) == 0 {
+		return nil
+	}
+	w := &cellWriter{root: opt.Out, sweep: ds.Sweep, opt: opt, enc: newEncoders()}
+	defer w.enc.stop()
+	return runPool(tasks, opt, func(o *output) error {
+		k := w.key(o)
+		err := w.write(k, o)
+		o.res = nil
+		if err != nil {
+			return err
+		}
+		if o.summary.Jobs == 0 && opt.Warn != nil {
+			opt.Warn(fmt.Sprintf("trace %s, %s/%s: no job counted (%d in the trace, %d rejected, %d filtered): its statistics are NaN",
+				k.Trace, k.Alloc, k.Sched, o.tk.tr.records, o.summary.Rejected, o.summary.Filtered))
+		}
+		if ds.Done != nil {
+			ds.Done(k, o.summary)
+		}
+		return nil
+	})
+}
+
+// cellWriter writes each run's cell files.
+type cellWriter struct {
+	root  string
+	sweep string
+	opt   Options
+	enc   *encoders
+	rows  jobTable // buffers kept between cells
+}
+
+func (w *cellWriter) key(o *output) schema.CellKey {
+	p := o.tk.tr
+	return schema.CellKey{Sweep: w.sweep, Machine: p.m.String(), Alloc: o.tk.pair.Alloc, Sched: o.tk.pair.Sched,
+		Trace: p.t.Name, Rep: int64(p.t.Provenance.Rep)}
+}
+
+// write writes the cell's files: jobs, series (unless NoSeries), then the
+// summary, each to a temporary file, renamed in that order once all are
+// complete.
+func (w *cellWriter) write(k schema.CellKey, o *output) (err error) {
+	meta := metaOf(w.opt, []*prepared{o.tk.tr})
+	var files []*stream
+	defer func() {
+		for _, f := range files {
+			f.tmp.Discard()
+		}
+	}()
+	open := func(table string) (*stream, error) {
+		path := filepath.Join(w.root, filepath.FromSlash(k.Path(table)))
+		dir := filepath.Dir(path)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+		if _, err := trace.CleanStaleTemps(dir, filepath.Base(path)); err != nil {
+			return nil, err
+		}
+		t, err := trace.CreateTemp(path)
+		if err != nil {
+			return nil, err
+		}
+		st := &stream{path: path, tmp: t, buf: bufio.NewWriterSize(t, 64<<10)}
+		files = append(files, st)
+		return st, nil
+	}
+	// Jobs.
+	st, err := open(schema.JobsTable)
+	if err != nil {
+		return err
+	}
+	jpw := schema.NewWriter[schema.Job](st.buf, meta)
+	st.pw = jpw
+	jf, err := newColFile(k.Path(schema.JobsTable), jpw, jobColumns, w.enc)
+	if err != nil {
+		return err
+	}
+	jt := &w.rows
+	jt.reset(o, w.opt.BsldTau)
+	err = jf.write(jt, jt.n)
+	jt.res = nil
+	if err == nil {
+		err = jf.flushColumns()
+	}
+	if err != nil {
+		return err
+	}
+	// Series.
+	if !w.opt.NoSeries {
+		st, err := open(schema.SeriesTable)
+		if err != nil {
+			return err
+		}
+		spw := schema.NewWriter[schema.Series](st.buf, meta)
+		st.pw = spw
+		sf, err := newColFile(k.Path(schema.SeriesTable), spw, seriesColumns, w.enc)
+		if err != nil {
+			return err
+		}
+		tab := &seriesTable{keys: jt.keys, ser: o.res.Series}
+		if err := sf.write(tab, len(tab.ser)); err != nil {
+			return err
+		}
+		if err := sf.flushColumns(); err != nil {
+			return err
+		}
+	}
+	// Summary.
+	if st, err = open(schema.SummaryTable); err != nil {
+		return err
+	}
+	sw := schema.NewWriter[schema.Summary](st.buf, meta)
+	st.pw = sw
+	if _, err := sw.Write([]schema.Summary{o.summary}); err != nil {
+		return fmt.Errorf("%s: %w", k.Path(schema.SummaryTable), err)
+	}
+	for _, f := range files {
+		if err := f.close(); err != nil {
+			return err
+		}
+	}
+	if w.opt.NoSeries {
+		// A series file left by an earlier run of the cell would not match.
+		old := filepath.Join(w.root, filepath.FromSlash(k.Path(schema.SeriesTable)))
+		if err := os.Remove(old); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+	}
+	for _, f := range files {
+		if err := f.tmp.Rename(); err != nil {
+			return err
+		}
+	}
+	files = nil
+	return nil
+}

@@ -1,0 +1,694 @@
+// Package sweep runs experiments described as data: a plan (a TOML file)
+// names the workloads (synthetic models with their parameters, or trace
+// files), the loads and replications, the machines, the allocators and
+// schedulers and the replay options; it expands deterministically into
+// cells (trace × machine × pair), which run over a worker pool, in shards
+// on several machines (Slurm, GNU parallel) if need be, into one
+// hive-partitioned Parquet dataset (model/schema's dataset.go).
+//
+// Decoding is strict: a key the plan format does not know is an error
+// naming the file, the line and the key, and so is every invalid value
+// (a bad load range, an unknown policy, a machine with no compatible pair).
+// traces/plans/quick.toml documents every key.
+package sweep
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/schedlab/schedlab/model/catalog"
+	"github.com/schedlab/schedlab/model/engine"
+	"github.com/schedlab/schedlab/model/experiment"
+	"github.com/schedlab/schedlab/model/policy"
+	"github.com/schedlab/schedlab/model/schema"
+	"github.com/schedlab/schedlab/model/workload"
+	"github.com/schedlab/schedlab/trace"
+)
+
+// File is a plan as written. Zero values mean "the default" (the synth
+// command's default for a model parameter, the replay's for an option).
+type File struct {
+	Name        string     `toml:"name"`        // the sweep's name: the dataset's sweep= partition
+	Description string     `toml:"description"` // free text
+	Workloads   []Workload `toml:"workload"`    // [[workload]] tables, in order
+	Replay      Replay     `toml:"replay"`      // [replay]
+
+	path  string
+	lines keyLines
+}
+
+// Workload is one [[workload]] table: a synthetic model with its
+// parameters, swept over loads and replications, or trace files.
+type Workload struct {
+	Name   string   `toml:"name"`   // trace-name prefix (model); default: the plan's name, with the table's number when there are several
+	Model  string   `toml:"model"`  // "workload", "malleable" or "lublin"; empty with traces
+	Traces []string `toml:"traces"` // trace files or globs, relative to the plan's folder
+	Strict bool     `toml:"strict"` // traces: read strictly
+
+	Loads   any     `toml:"loads"`   // offered loads: an array of numbers or "LO:HI:STEP"
+	Reps    int     `toml:"reps"`    // replications (default 1)
+	CRN     bool    `toml:"crn"`     // common random numbers across loads
+	Jobs    int     `toml:"jobs"`    // jobs per trace
+	Horizon float64 `toml:"horizon"` // or a time horizon
+	Seed    *int64  `toml:"seed"`    // base seed (default 1)
+
+	// Rigid jobs (model "workload"): synth workload's flags.
+	Machine   string  `toml:"machine"`
+	Size      string  `toml:"size"`
+	SizeMean  float64 `toml:"size_mean"`
+	SizeMax   int     `toml:"size_max"`
+	Service   string  `toml:"service"`
+	Mean      float64 `toml:"mean"`
+	CV        float64 `toml:"cv"`
+	H2Alpha   float64 `toml:"h2_alpha"`
+	H2        string  `toml:"h2"`
+	Coupling  string  `toml:"coupling"`
+	Estimates string  `toml:"estimates"` // also lublin
+	Arrivals  string  `toml:"arrivals"`
+
+	// Malleable jobs (model "malleable"): synth malleable's flags.
+	Procs    int      `toml:"procs"` // also lublin
+	WorkMean float64  `toml:"work_mean"`
+	WorkCV   *float64 `toml:"work_cv"`
+	Eff      string   `toml:"eff"`
+	EffDist  string   `toml:"eff_dist"`
+	BetaP    float64  `toml:"beta_p"`
+	BetaQ    float64  `toml:"beta_q"`
+	Perfect  bool     `toml:"perfect"`
+	CapMean  float64  `toml:"cap_mean"`
+}
+
+// Replay is the [replay] table: machines, policies and replay options,
+// for every workload.
+type Replay struct {
+	Machines         []string `toml:"machines"`  // default: each trace's machine (a model's machine, a file's hint, else flat:MaxProcs)
+	Allocs           []string `toml:"allocs"`    // allocator specs; default every compatible one
+	Scheds           []string `toml:"scheds"`    // scheduler specs; default every compatible one
+	Estimates        string   `toml:"estimates"` // "requested" (default) or "actual"
+	Warmup           int      `toml:"warmup"`
+	UntilLastArrival bool     `toml:"until_last_arrival"`
+	KeepPartial      bool     `toml:"keep_partial"`
+	BsldTau          float64  `toml:"bsld_tau"`
+	Series           *bool    `toml:"series"`    // default true
+	Placement        *bool    `toml:"placement"` // default true
+	Check            bool     `toml:"check"`
+}
+
+// Decode strictly decodes a plan document read from path (used in
+// messages and to resolve trace globs). ext, when not nil, points to a
+// struct whose toml-tagged fields are further top-level keys, decoded from
+// the same document (a suite's expectations); a key unknown to both is an
+// error naming the line.
+func Decode(path string, data []byte, ext any) (*File, error) {
+	lines := indexKeys(data)
+	f := &File{path: path, lines: lines}
+	if err := decodeStrict(path, data, f, topKeys(ext), lines); err != nil {
+		return nil, err
+	}
+	if ext != nil {
+		if err := decodeStrict(path, data, ext, topKeys(f), lines); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+// Load reads, decodes and validates the plan file path.
+func Load(path string) (*Plan, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	f, err := Decode(path, data, nil)
+	if err != nil {
+		return nil, err
+	}
+	return f.Plan()
+}
+
+// Path returns the file the plan was decoded from.
+func (f *File) Path() string { return f.path }
+
+// Where returns "path:line: key" for messages about a key, given as its
+// path (array-of-tables elements numbered from 0: Where("workload", "1",
+// "loads")). The line is that of the nearest enclosing key written in the
+// file; keys never written get the enclosing table's line, or none.
+func (f *File) Where(key ...string) string {
+	name := strings.Join(key, ".")
+	for i := len(key); i > 0; i-- {
+		if line, ok := f.lines[strings.Join(key[:i], ".")]; ok && line > 0 {
+			return fmt.Sprintf("%s:%d: %s", f.path, line, name)
+		}
+	}
+	return fmt.Sprintf("%s: %s", f.path, name)
+}
+
+// errAt formats an error about a key.
+func (f *File) errAt(format string, args []any, key ...string) error {
+	return fmt.Errorf("%s: %s", f.Where(key...), fmt.Sprintf(format, args...))
+}
+
+func (f *File) wkey(i int, key string) []string { return []string{"workload", strconv.Itoa(i), key} }
+
+// Plan is a validated plan, expanded into cells.
+type Plan struct {
+	File  *File
+	Name  string
+	Cells []Cell  // in plan order: workloads, traces (loads, then replications), machines, allocators, schedulers
+	units []*unit // the traces, in order
+	opt   experiment.Options
+}
+
+// Cell is one run of a plan: one trace on one machine under one pair.
+type Cell struct {
+	Index    int     // position in plan order, from 0
+	Workload string  // its workload's name
+	Trace    string  // the trace's name
+	Rep      int     // the trace's replication
+	Load     float64 // the trace's target load (-1 when unknown)
+	Machine  string
+	Alloc    string // canonical allocator spec
+	Sched    string // canonical scheduler spec
+	Jobs     int    // jobs in the trace (an estimate for a horizon)
+	Cost     float64
+
+	unit int
+	pair catalog.Pair
+}
+
+// Key returns the cell's dataset key.
+func (c *Cell) Key(sweep string) schema.CellKey {
+	return schema.CellKey{Sweep: sweep, Machine: c.Machine, Alloc: c.Alloc, Sched: c.Sched, Trace: c.Trace, Rep: int64(c.Rep)}
+}
+
+// unit is one trace of a plan: generated by a model or read from a file.
+type unit struct {
+	w     int // workload index
+	name  string
+	rep   int
+	load  float64
+	jobs  int
+	gen   func() (*trace.Trace, error) // synthetic
+	tr    *trace.Trace                 // read from a file (while planned)
+	hint  string                       // machine hint
+	procs int                          // MaxProcs, for flat:MaxProcs
+}
+
+// pairWeight is the relative cost per job of a scheduler, for balancing
+// shards: conservative backfilling replans every reservation at every
+// pass; everything else is about one.
+func pairWeight(sched string) float64 {
+	name, _, _ := strings.Cut(sched, ":")
+	if name == "conservative" {
+		return 4
+	}
+	return 1
+}
+
+// Plan validates the plan and expands it into cells. Errors name the file,
+// the line and the key.
+func (f *File) Plan() (*Plan, error) {
+	if f.Name == "" {
+		return nil, f.errAt("a plan needs a name (it names the dataset's sweep= partition)", nil, "name")
+	}
+	if strings.ContainsAny(f.Name, "/\\") {
+		return nil, f.errAt("%q: no slashes in a sweep's name", []any{f.Name}, "name")
+	}
+	if len(f.Workloads) == 0 {
+		return nil, fmt.Errorf("%s: no [[workload]] table: a plan needs at least one workload", f.path)
+	}
+	p := &Plan{File: f, Name: f.Name}
+	if err := f.options(&p.opt); err != nil {
+		return nil, err
+	}
+	names := map[string]int{}
+	for i := range f.Workloads {
+		units, err := f.expand(i)
+		if err != nil {
+			return nil, err
+		}
+		name := f.workloadName(i)
+		if j, dup := names[name]; dup {
+			return nil, f.errAt("workload %q repeats workload %d's name: their traces could not be told apart", []any{name, j + 1}, f.wkey(i, "name")...)
+		}
+		names[name] = i
+		p.units = append(p.units, units...)
+	}
+	seen := map[string]string{}
+	for ui, u := range p.units {
+		k := u.name + "\x00" + strconv.Itoa(u.rep)
+		if o, dup := seen[k]; dup {
+			return nil, f.errAt("trace %s (rep %d) appears twice (%s and %s): results could not be told apart", []any{u.name, u.rep, o, f.workloadName(u.w)}, f.wkey(u.w, "traces")...)
+		}
+		seen[k] = f.workloadName(u.w)
+		machines := f.Replay.Machines
+		if len(machines) == 0 {
+			m := u.hint
+			if m == "" {
+				if u.procs <= 0 {
+					return nil, f.errAt("trace %s: no machine hint and no MaxProcs in its header: name machines in [replay]", []any{u.name}, "replay", "machines")
+				}
+				m = fmt.Sprintf("flat:%d", u.procs)
+			}
+			machines = []string{m}
+		}
+		for mi, ms := range machines {
+			m, err := policy.ParseMachine(ms)
+			if err != nil {
+				key := []string{"replay", "machines"}
+				if len(f.Replay.Machines) == 0 {
+					key = f.wkey(u.w, "machine")
+				}
+				_ = mi
+				return nil, f.errAt("%v", []any{err}, key...)
+			}
+			pairs, err := f.pairs(m)
+			if err != nil {
+				return nil, err
+			}
+			for _, pr := range pairs {
+				c := Cell{Index: len(p.Cells), Workload: f.workloadName(u.w), Trace: u.name, Rep: u.rep, Load: u.load,
+					Machine: m.String(), Alloc: pr.Alloc, Sched: pr.Sched, Jobs: u.jobs, unit: ui, pair: pr}
+				c.Cost = float64(max(u.jobs, 1)) * pairWeight(pr.Sched)
+				p.Cells = append(p.Cells, c)
+			}
+		}
+	}
+	return p, nil
+}
+
+// workloadName is workload i's name: its name key, else the plan's name
+// (numbered when the plan has several workloads).
+func (f *File) workloadName(i int) string {
+	w := &f.Workloads[i]
+	if w.Name != "" {
+		return w.Name
+	}
+	if len(f.Workloads) == 1 {
+		return f.Name
+	}
+	return fmt.Sprintf("%s%d", f.Name, i+1)
+}
+
+// options checks [replay] and fills the experiment's options.
+func (f *File) options(o *experiment.Options) error {
+	r := &f.Replay
+	est := r.Estimates
+	if est == "" {
+		est = engine.EstimatesRequested
+	}
+	if err := engine.CheckEstimates(est); err != nil {
+		return f.errAt("%v", []any{err}, "replay", "estimates")
+	}
+	tau := r.BsldTau
+	if tau == 0 {
+		tau = experiment.DefaultBsldTau
+	}
+	if !(tau > 0) || math.IsInf(tau, 0) {
+		return f.errAt("%g: must be a positive number", []any{r.BsldTau}, "replay", "bsld_tau")
+	}
+	if r.Warmup < 0 {
+		return f.errAt("%d: must be ≥ 0", []any{r.Warmup}, "replay", "warmup")
+	}
+	for i, m := range r.Machines {
+		if _, err := policy.ParseMachine(m); err != nil {
+			return f.errAt("%v", []any{err}, "replay", "machines", strconv.Itoa(i))
+		}
+	}
+	for _, l := range []struct {
+		key   string
+		specs []string
+	}{{"allocs", r.Allocs}, {"scheds", r.Scheds}} {
+		if l.specs != nil && len(l.specs) == 0 {
+			return f.errAt("an empty list: leave the key out for every compatible policy", nil, "replay", l.key)
+		}
+		for _, s := range l.specs {
+			name, _, err := policy.ParseSpec(s)
+			if err == nil {
+				if l.key == "allocs" {
+					_, err = catalog.Allocator(name)
+				} else {
+					_, err = catalog.Scheduler(name)
+				}
+			}
+			if err != nil {
+				return f.errAt("%q: %v", []any{s, err}, "replay", l.key)
+			}
+		}
+	}
+	*o = experiment.Options{
+		Allocs: r.Allocs, Scheds: r.Scheds, Estimates: est, BsldTau: tau, Warmup: r.Warmup,
+		UntilLastArrival: r.UntilLastArrival, KeepPartial: r.KeepPartial, Check: r.Check,
+		NoSeries: r.Series != nil && !*r.Series, Placement: r.Placement == nil || *r.Placement,
+	}
+	return nil
+}
+
+// pairs returns the pairs of [replay] for machine m: the named policies
+// that support m (every compatible one when none is named). A machine
+// left with no pair is an error.
+func (f *File) pairs(m policy.Machine) ([]catalog.Pair, error) {
+	r := &f.Replay
+	keep := func(specs []string, supports func(string) bool) []string {
+		if specs == nil {
+			return nil
+		}
+		out := []string{}
+		for _, s := range specs {
+			name, _, _ := policy.ParseSpec(s)
+			if supports(name) {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	allocs := keep(r.Allocs, func(n string) bool {
+		s, err := catalog.Allocator(n)
+		return err == nil && policy.Supports(s.Kinds, m.Kind)
+	})
+	scheds := keep(r.Scheds, func(n string) bool {
+		s, err := catalog.Scheduler(n)
+		return err == nil && policy.Supports(s.Kinds, m.Kind)
+	})
+	if allocs != nil && len(allocs) == 0 {
+		return nil, f.errAt("no allocator of the list supports machine %s: the plan has no pair to run on it", []any{m}, "replay", "allocs")
+	}
+	if scheds != nil && len(scheds) == 0 {
+		return nil, f.errAt("no scheduler of the list supports machine %s: the plan has no pair to run on it", []any{m}, "replay", "scheds")
+	}
+	pairs, err := catalog.Pairs(m, allocs, scheds)
+	if err != nil {
+		key := "scheds"
+		if strings.HasPrefix(err.Error(), "allocator") || strings.Contains(err.Error(), "no allocator") {
+			key = "allocs"
+		}
+		return nil, f.errAt("%v", []any{err}, "replay", key)
+	}
+	return pairs, nil
+}
+
+// Options returns the replay options every cell runs with.
+func (p *Plan) Options() experiment.Options { return p.opt }
+
+// expand checks workload i and returns its traces.
+func (f *File) expand(i int) ([]*unit, error) {
+	w := &f.Workloads[i]
+	at := func(key, format string, args ...any) error { return f.errAt(format, args, f.wkey(i, key)...) }
+	if len(w.Traces) > 0 {
+		if w.Model != "" {
+			return nil, at("model", "a workload has either a model or traces, not both")
+		}
+		if err := f.onlyKeys(i, "traces", "name", "strict"); err != nil {
+			return nil, err
+		}
+		return f.readTraces(i)
+	}
+	if w.Name != "" && strings.ContainsAny(w.Name, "/\\") {
+		return nil, at("name", "%q: no slashes in a workload's name", w.Name)
+	}
+	if w.Reps == 0 {
+		w.Reps = 1
+	}
+	if w.Reps < 0 {
+		return nil, at("reps", "%d: want at least 1 replication", w.Reps)
+	}
+	seed := int64(workload.DefaultSeed)
+	if w.Seed != nil {
+		seed = *w.Seed
+	}
+	name := f.workloadName(i)
+	switch w.Model {
+	case "":
+		return nil, at("model", "a workload needs a model (workload, malleable, lublin) or traces")
+	case "workload":
+		if err := f.onlyKeys(i, "name", "model", "loads", "reps", "crn", "jobs", "horizon", "seed", "machine", "size", "size_mean", "size_max",
+			"service", "mean", "cv", "h2_alpha", "h2", "coupling", "estimates", "arrivals"); err != nil {
+			return nil, err
+		}
+		loads, err := f.loads(i)
+		if err != nil {
+			return nil, err
+		}
+		est, err := workload.ParseEstimates(or(w.Estimates, workload.DefaultEstimates))
+		if err != nil {
+			return nil, at("estimates", "%v", err)
+		}
+		jobs := w.Jobs
+		if jobs == 0 && w.Horizon == 0 {
+			jobs = workload.DefaultJobs
+		}
+		spec := workload.WorkloadSpec{
+			Machine: or(w.Machine, workload.DefaultMachine),
+			Size:    workload.SizeSpec{Dist: or(w.Size, workload.DefaultSize), Mean: w.SizeMean, Max: w.SizeMax},
+			Service: workload.Service{Kind: or(w.Service, workload.DefaultService), Mean: orf(w.Mean, workload.DefaultMean),
+				CV: orf(w.CV, workload.DefaultCV), H2: or(w.H2, workload.DefaultH2), Alpha: orf(w.H2Alpha, workload.DefaultH2Alpha)},
+			Coupling: or(w.Coupling, workload.DefaultCoupling), Estimates: est,
+			Arrivals: workload.Arrivals{Kind: or(w.Arrivals, workload.DefaultArrivals), Jobs: jobs, Horizon: w.Horizon},
+			Name:     name,
+		}
+		if _, err := policy.ParseMachine(spec.Machine); err != nil {
+			return nil, at("machine", "%v", err)
+		}
+		sw := workload.Sweep{Loads: loads, Reps: w.Reps, Seed: seed, CRN: w.CRN}
+		var units []*unit
+		for _, load := range loads {
+			// Generate the first replication now: a bad parameter is an
+			// error of the plan, not of a shard on a cluster. Its jobs
+			// count the trace's cost.
+			s := spec
+			s.Arrivals.Load = load
+			n := jobs
+			if n == 0 {
+				iat, err := s.IAT()
+				if err != nil {
+					return nil, at("model", "%v", err)
+				}
+				n = int(w.Horizon/iat) + 1
+			}
+			for rep := 1; rep <= w.Reps; rep++ {
+				load, rep := load, rep
+				units = append(units, &unit{w: i, name: workload.SweepName(name, load, rep), rep: rep, load: load, jobs: n, hint: spec.Machine,
+					gen: func() (*trace.Trace, error) { return sw.WorkloadTrace(spec, load, rep) }})
+			}
+		}
+		tiny := spec
+		tiny.Arrivals.Load, tiny.Arrivals.Jobs, tiny.Arrivals.Horizon = loads[0], 10, 0
+		if err := f.checkGen(i, func() error { _, err := workload.Generate(tiny); return err }); err != nil {
+			return nil, err
+		}
+		return units, nil
+	case "malleable":
+		if err := f.onlyKeys(i, "name", "model", "loads", "reps", "crn", "jobs", "horizon", "seed", "procs", "work_mean", "work_cv",
+			"eff", "eff_dist", "beta_p", "beta_q", "perfect", "cap_mean"); err != nil {
+			return nil, err
+		}
+		loads, err := f.loads(i)
+		if err != nil {
+			return nil, err
+		}
+		lo, hi, err := workload.ParseEffRange(or(w.Eff, workload.DefaultEff))
+		if err != nil {
+			return nil, at("eff", "%v", err)
+		}
+		jobs := w.Jobs
+		if jobs == 0 && w.Horizon == 0 {
+			jobs = workload.DefaultMalleableJobs
+		}
+		cv := workload.DefaultWorkCV
+		if w.WorkCV != nil {
+			cv = *w.WorkCV
+		}
+		procs := w.Procs
+		if procs == 0 {
+			procs = workload.DefaultMalleableProcs
+		}
+		spec := workload.MalleableSpec{Procs: procs, WorkMean: orf(w.WorkMean, workload.DefaultWorkMean), WorkCV: cv,
+			EffMin: lo, EffMax: hi, EffDist: or(w.EffDist, workload.DefaultEffDist), BetaP: w.BetaP, BetaQ: w.BetaQ,
+			Perfect: w.Perfect, CapMean: w.CapMean, Jobs: jobs, Horizon: w.Horizon, Name: name}
+		sw := workload.Sweep{Loads: loads, Reps: w.Reps, Seed: seed, CRN: w.CRN}
+		var units []*unit
+		for _, load := range loads {
+			for rep := 1; rep <= w.Reps; rep++ {
+				load, rep := load, rep
+				units = append(units, &unit{w: i, name: workload.SweepName(name, load, rep), rep: rep, load: load, jobs: max(jobs, 1),
+					hint: fmt.Sprintf("flat:%d", procs), gen: func() (*trace.Trace, error) { return sw.MalleableTrace(spec, load, rep) }})
+			}
+		}
+		tiny := spec
+		tiny.Load, tiny.Jobs, tiny.Horizon = loads[0], 10, 0
+		if err := f.checkGen(i, func() error { _, err := workload.GenerateMalleable(tiny); return err }); err != nil {
+			return nil, err
+		}
+		return units, nil
+	case "lublin":
+		if err := f.onlyKeys(i, "name", "model", "reps", "jobs", "seed", "procs", "estimates"); err != nil {
+			return nil, err
+		}
+		est, err := workload.ParseEstimates(or(w.Estimates, workload.DefaultEstimates))
+		if err != nil {
+			return nil, at("estimates", "%v", err)
+		}
+		procs := w.Procs
+		if procs == 0 {
+			procs = workload.DefaultLublinProcs
+		}
+		jobs := w.Jobs
+		if jobs == 0 {
+			jobs = workload.DefaultLublinJobs
+		}
+		var units []*unit
+		for rep := 1; rep <= w.Reps; rep++ {
+			rep := rep
+			tname := fmt.Sprintf("%s-rep%02d", name, rep)
+			s := workload.LublinSpec{Procs: procs, Jobs: jobs, Estimates: est, Seed: workload.SweepSeed(seed, 0, rep), Rep: rep, Name: tname}
+			units = append(units, &unit{w: i, name: tname, rep: rep, load: -1, jobs: jobs, hint: fmt.Sprintf("flat:%d", procs),
+				gen: func() (*trace.Trace, error) { return workload.GenerateLublin(s) }})
+		}
+		tiny := workload.LublinSpec{Procs: procs, Jobs: 10, Estimates: est, Seed: seed}
+		if err := f.checkGen(i, func() error { _, err := workload.GenerateLublin(tiny); return err }); err != nil {
+			return nil, err
+		}
+		return units, nil
+	}
+	return nil, at("model", "%q: want workload, malleable or lublin (or traces = [...])", w.Model)
+}
+
+// checkGen runs gen, which generates a tiny version of a workload's
+// first trace, so that a bad model parameter is an error of the plan
+// (naming the workload), found before anything runs, not of a shard on a
+// cluster.
+func (f *File) checkGen(i int, gen func() error) error {
+	if err := gen(); err != nil {
+		return f.errAt("%v", []any{err}, f.wkey(i, "model")...)
+	}
+	return nil
+}
+
+// onlyKeys refuses keys of workload i that its kind does not use.
+func (f *File) onlyKeys(i int, allowed ...string) error {
+	ok := map[string]bool{}
+	for _, k := range allowed {
+		ok[k] = true
+	}
+	prefix := "workload." + strconv.Itoa(i) + "."
+	var bad []string
+	for k := range f.lines {
+		if rest, found := strings.CutPrefix(k, prefix); found && !strings.Contains(rest, ".") && !ok[rest] {
+			bad = append(bad, rest)
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	sort.Strings(bad)
+	w := &f.Workloads[i]
+	kind := "model " + strconv.Quote(w.Model)
+	if len(w.Traces) > 0 {
+		kind = "a workload of trace files"
+	}
+	return f.errAt("does not apply to %s", []any{kind}, f.wkey(i, bad[0])...)
+}
+
+// loads returns workload i's loads.
+func (f *File) loads(i int) ([]float64, error) {
+	w := &f.Workloads[i]
+	key := f.wkey(i, "loads")
+	var s string
+	switch v := w.Loads.(type) {
+	case nil:
+		return nil, f.errAt("a model workload needs loads (an array of numbers, or \"LO:HI:STEP\")", nil, key...)
+	case string:
+		s = v
+	case []any:
+		if len(v) == 0 {
+			return nil, f.errAt("an empty list", nil, key...)
+		}
+		parts := make([]string, len(v))
+		for j, x := range v {
+			switch n := x.(type) {
+			case float64:
+				parts[j] = strconv.FormatFloat(n, 'g', -1, 64)
+			case int64:
+				parts[j] = strconv.FormatInt(n, 10)
+			default:
+				return nil, f.errAt("element %d is %T, not a number", []any{j + 1, x}, key...)
+			}
+		}
+		s = strings.Join(parts, ",")
+	case float64:
+		s = strconv.FormatFloat(v, 'g', -1, 64)
+	case int64:
+		s = strconv.FormatInt(v, 10)
+	default:
+		return nil, f.errAt("%T: want an array of numbers or \"LO:HI:STEP\"", []any{v}, key...)
+	}
+	loads, err := workload.ParseLoads(s)
+	if err != nil {
+		return nil, f.errAt("%v", []any{err}, key...)
+	}
+	seen := map[float64]bool{}
+	for _, l := range loads {
+		if seen[l] {
+			return nil, f.errAt("load %s appears twice", []any{workload.FormatLoad(l)}, key...)
+		}
+		seen[l] = true
+	}
+	return loads, nil
+}
+
+// readTraces reads the trace files of workload i (globs relative to the
+// plan's folder), in name order.
+func (f *File) readTraces(i int) ([]*unit, error) {
+	w := &f.Workloads[i]
+	var paths []string
+	seen := map[string]bool{}
+	for j, pat := range w.Traces {
+		key := []string{"workload", strconv.Itoa(i), "traces"}
+		if !filepath.IsAbs(pat) {
+			pat = filepath.Join(filepath.Dir(f.path), pat)
+		}
+		matches, err := filepath.Glob(pat)
+		if err != nil {
+			return nil, f.errAt("pattern %d %q: %v", []any{j + 1, w.Traces[j], err}, key...)
+		}
+		if len(matches) == 0 {
+			return nil, f.errAt("%q matches no file (relative to %s)", []any{w.Traces[j], filepath.Dir(f.path)}, key...)
+		}
+		sort.Strings(matches)
+		for _, m := range matches {
+			if !seen[m] {
+				seen[m] = true
+				paths = append(paths, m)
+			}
+		}
+	}
+	var units []*unit
+	for _, path := range paths {
+		t, err := trace.ReadFile(path, trace.ReadOptions{Strict: w.Strict})
+		if err != nil {
+			return nil, err
+		}
+		units = append(units, &unit{w: i, name: t.Name, rep: t.Provenance.Rep, load: t.Provenance.Load, jobs: len(t.Jobs),
+			tr: t, hint: t.Machine, procs: int(t.MaxProcs())})
+	}
+	return units, nil
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func orf(x, def float64) float64 {
+	if x == 0 {
+		return def
+	}
+	return x
+}
