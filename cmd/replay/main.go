@@ -47,7 +47,7 @@ func newApp() *cli.App {
 		Usage:                     "replay workload traces under every allocator × scheduler pair",
 		HideHelpCommand:           true,
 		DisableSliceFlagSeparator: true,
-		Commands:                  []*cli.Command{runCommand(), listCommand()},
+		Commands:                  []*cli.Command{runCommand(), sweepCommand(), listCommand()},
 	}
 	xcli.Setup(app)
 	return app

@@ -350,3 +350,21 @@ func (l *loader) release() {
 		l.t.Jobs = nil
 	}
 }
+
+// Merge checks, after the shards, that the dataset at dir is this plan's
+// and complete: it takes the directory's lock (no shard may still be
+// running) and returns the cells whose files are missing.
+func Merge(p *Plan, dir string) ([]Cell, error) {
+	if _, err := os.Stat(filepath.Join(dir, ManifestFile)); err != nil {
+		return nil, fmt.Errorf("%s: no %s: not a sweep's dataset (or no shard has run yet)", dir, ManifestFile)
+	}
+	release, err := lock(dir, Shard{})
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	if err := p.checkManifest(dir); err != nil {
+		return nil, err
+	}
+	return p.Missing(dir), nil
+}

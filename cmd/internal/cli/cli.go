@@ -55,7 +55,7 @@ func Main(app *ucli.App, args []string) {
 		fmt.Fprintf(os.Stderr, "\n%s: interrupted (%v); partial output removed\n", app.Name, s)
 		os.Exit(130)
 	}()
-	if err := app.Run(args); err != nil {
+	if err := app.Run(Reorder(app, args)); err != nil {
 		fmt.Fprintln(os.Stderr, Message(app.Name, err))
 		os.Exit(1)
 	}
@@ -87,7 +87,12 @@ func IsTerminal(f *os.File) bool {
 // Slurm) a full line is printed every interval, also while one long run
 // has not finished, and at the end.
 func Progress(w io.Writer, terminal bool, interval time.Duration) (update func(done, total int, jobs int64), stop func()) {
-	p := &progress{w: w, terminal: terminal, start: time.Now(), quit: make(chan struct{}), stopped: make(chan struct{})}
+	return ProgressOf("runs", w, terminal, interval)
+}
+
+// ProgressOf is Progress counting units other than runs (a sweep's cells).
+func ProgressOf(units string, w io.Writer, terminal bool, interval time.Duration) (update func(done, total int, jobs int64), stop func()) {
+	p := &progress{units: units, w: w, terminal: terminal, start: time.Now(), quit: make(chan struct{}), stopped: make(chan struct{})}
 	tick := interval
 	if terminal {
 		tick = min(interval, time.Second)
@@ -134,6 +139,7 @@ func Progress(w io.Writer, terminal bool, interval time.Duration) (update func(d
 }
 
 type progress struct {
+	units         string
 	w             io.Writer
 	terminal      bool
 	start         time.Time
@@ -151,7 +157,7 @@ func (p *progress) print() {
 	if p.done > 0 {
 		eta = (elapsed * time.Duration(p.total-p.done) / time.Duration(p.done)).Round(time.Second).String()
 	}
-	state := fmt.Sprintf("%d/%d runs, %d jobs simulated, %s elapsed, ETA %s", p.done, p.total, p.jobs, elapsed.Round(100*time.Millisecond), eta)
+	state := fmt.Sprintf("%d/%d %s, %d jobs simulated, %s elapsed, ETA %s", p.done, p.total, p.units, p.jobs, elapsed.Round(100*time.Millisecond), eta)
 	if !p.terminal {
 		fmt.Fprintf(p.w, "progress: %s\n", state)
 		return
@@ -163,4 +169,73 @@ func (p *progress) print() {
 	if p.done == p.total {
 		fmt.Fprintln(p.w)
 	}
+}
+
+// Reorder moves the flags written after a command's arguments before them
+// (urfave/cli stops at the first argument), so that `replay sweep PLAN
+// --list` means `replay sweep --list PLAN`. A flag's value follows it
+// unless the flag is boolean or written --name=value; everything after
+// "--" stays an argument. Only the app's commands and their subcommands
+// are reordered; args[0] is the program.
+func Reorder(app *ucli.App, args []string) []string {
+	if len(args) < 2 {
+		return args
+	}
+	out := []string{args[0]}
+	rest := args[1:]
+	cmds := app.Commands
+	var cmd *ucli.Command
+	// The command path: leading words naming commands.
+	for len(rest) > 0 {
+		var next *ucli.Command
+		for _, c := range cmds {
+			if c.HasName(rest[0]) {
+				next = c
+			}
+		}
+		if next == nil {
+			break
+		}
+		cmd, cmds = next, next.Subcommands
+		out = append(out, rest[0])
+		rest = rest[1:]
+	}
+	if cmd == nil || len(cmd.Subcommands) > 0 {
+		return args
+	}
+	takesValue := func(name string) bool {
+		for _, f := range cmd.Flags {
+			for _, n := range f.Names() {
+				if n == name {
+					_, isBool := f.(*ucli.BoolFlag)
+					return !isBool
+				}
+			}
+		}
+		return false // unknown: let the parser say so
+	}
+	var flags, pos []string
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		switch {
+		case a == "--":
+			pos = append(pos, rest[i+1:]...)
+			i = len(rest)
+		case len(a) > 1 && a[0] == '-':
+			flags = append(flags, a)
+			name := strings.TrimLeft(a, "-")
+			if !strings.Contains(name, "=") && takesValue(name) && i+1 < len(rest) {
+				i++
+				flags = append(flags, rest[i])
+			}
+		default:
+			pos = append(pos, a)
+		}
+	}
+	out = append(out, flags...)
+	if len(pos) > 0 {
+		out = append(out, "--")
+		out = append(out, pos...)
+	}
+	return out
 }

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	xcli "github.com/schedlab/schedlab/cmd/internal/cli"
+
+	"github.com/schedlab/schedlab/analysis/report"
+	"github.com/schedlab/schedlab/model/sweep"
+	"github.com/schedlab/schedlab/model/workload"
+)
+
+func sweepCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "sweep",
+		Usage:     "run a sweep plan (TOML) into a hive-partitioned Parquet dataset, whole or in shards",
+		ArgsUsage: "PLAN.toml",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "out", Usage: "dataset directory (default: out/NAME, NAME the plan's name)"},
+			&cli.IntFlag{Name: "j", Value: runtime.GOMAXPROCS(0), Usage: "parallel runs"},
+			&cli.StringFlag{Name: "shard", Usage: "run only shard i of n (i/n, 1-based): a stable assignment balanced by estimated cost"},
+			&cli.BoolFlag{Name: "resume", Usage: "skip the cells whose files are complete"},
+			&cli.BoolFlag{Name: "list", Usage: "print the plan's cells (with --shard: that shard's; with --shards N: each cell's shard) and exit"},
+			&cli.BoolFlag{Name: "merge", Usage: "after the shards: check that every cell is complete (exit 1 naming the missing ones)"},
+			&cli.BoolFlag{Name: "report", Usage: "also write DIR/report.pdf (after a whole run, or with --merge)"},
+			&cli.BoolFlag{Name: "quiet", Usage: "no progress and no summary line"},
+		},
+		Action: runSweep,
+	}
+}
+
+func runSweep(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return fmt.Errorf("sweep: want one PLAN file, got %d arguments", c.NArg())
+	}
+	if j := c.Int("j"); j < 1 {
+		return fmt.Errorf("-j %d: want at least 1 worker", j)
+	}
+	var shard sweep.Shard
+	if s := c.String("shard"); s != "" {
+		var err error
+		if shard, err = sweep.ParseShard(s); err != nil {
+			return err
+		}
+	}
+	plan, err := sweep.Load(c.Args().First())
+	if err != nil {
+		return err
+	}
+	out := c.String("out")
+	if out == "" {
+		out = filepath.Join("out", plan.Name)
+	}
+	switch {
+	case c.Bool("list"):
+		return listCells(c, plan, shard)
+	case c.Bool("merge"):
+		return mergeSweep(c, plan, out)
+	}
+	quiet := c.Bool("quiet")
+	opt := sweep.Options{Out: out, Workers: c.Int("j"), Shard: shard, Resume: c.Bool("resume"), Version: version,
+		Warn: func(msg string) { fmt.Fprintln(c.App.ErrWriter, "replay: warning:", msg) }}
+	var stop func()
+	if !quiet {
+		opt.Log = c.App.ErrWriter
+		opt.Progress, stop = xcli.ProgressOf("cells", c.App.ErrWriter, xcli.IsTerminal(os.Stderr) && c.App.ErrWriter == os.Stderr, 10*time.Second)
+	}
+	_, err = sweep.Run(plan, opt)
+	if stop != nil {
+		stop()
+	}
+	if err != nil {
+		return err
+	}
+	if c.Bool("report") && shard.N <= 1 {
+		return writeReport(c, out)
+	}
+	return nil
+}
+
+// listCells prints the plan's cells, one line each.
+func listCells(c *cli.Context, plan *sweep.Plan, shard sweep.Shard) error {
+	cells := plan.CellsOf(shard)
+	tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "cell\ttrace\trep\tload\tmachine\talloc\tsched\tjobs")
+	var jobs int64
+	for _, cl := range cells {
+		load := "-"
+		if cl.Load > 0 {
+			load = workload.FormatLoad(cl.Load)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\t%s\t%d\n", cl.Index+1, cl.Trace, cl.Rep, load, cl.Machine, cl.Alloc, cl.Sched, cl.Jobs)
+		jobs += int64(cl.Jobs)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	what := "plan"
+	if shard.N > 1 {
+		what = "shard " + shard.String()
+	}
+	fmt.Fprintf(c.App.Writer, "sweep %s (%s): %s %d of %d cells, %d jobs\n", plan.Name, plan.File.Path(), what, len(cells), len(plan.Cells), jobs)
+	return nil
+}
+
+// mergeSweep checks that every cell of the plan is complete.
+func mergeSweep(c *cli.Context, plan *sweep.Plan, out string) error {
+	missing, err := sweep.Merge(plan, out)
+	if err != nil {
+		return err
+	}
+	if len(missing) > 0 {
+		var names []string
+		for i, m := range missing {
+			if i == 5 {
+				names = append(names, fmt.Sprintf("and %d more", len(missing)-5))
+				break
+			}
+			names = append(names, fmt.Sprintf("%s %s/%s on %s", m.Trace, m.Alloc, m.Sched, m.Machine))
+		}
+		return fmt.Errorf("sweep %s: %d of %d cells are not complete in %s (%s): run the missing shards again with --resume", plan.Name, len(missing), len(plan.Cells), out, strings.Join(names, "; "))
+	}
+	if !c.Bool("quiet") {
+		fmt.Fprintf(c.App.ErrWriter, "sweep %s: all %d cells complete in %s\n", plan.Name, len(plan.Cells), out)
+	}
+	if c.Bool("report") {
+		return writeReport(c, out)
+	}
+	return nil
+}
+
+func writeReport(c *cli.Context, dir string) error {
+	return report.Generate(report.Options{In: dir, Out: filepath.Join(dir, "report.pdf"), Quiet: c.Bool("quiet"), Log: c.App.ErrWriter})
+}
