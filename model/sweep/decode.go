@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -150,6 +151,9 @@ func topKeys(v any) map[string]bool {
 	return keys
 }
 
+// goTypes matches the Go names in go-toml's type errors.
+var goTypes = regexp.MustCompile(`into struct field \S+ of type (\S+)`)
+
 // decodeStrict decodes data into v, refusing unknown keys except those
 // whose top-level key is in others (decoded into another value). It
 // returns the first error, as "path:line: key: message".
@@ -190,7 +194,7 @@ func decodeStrict(path string, data []byte, v any, others map[string]bool, lines
 	if errors.As(err, &de) {
 		row, _ := de.Position()
 		key := strings.Join(de.Key(), ".")
-		msg := strings.TrimPrefix(de.Error(), "toml: ")
+		msg := goTypes.ReplaceAllString(strings.TrimPrefix(de.Error(), "toml: "), "into a value of type $1")
 		if key != "" {
 			return fmt.Errorf("%s:%d: %s: %s", path, row, key, msg)
 		}

@@ -139,13 +139,30 @@ func (f *File) Path() string { return f.path }
 // "loads")). The line is that of the nearest enclosing key written in the
 // file; keys never written get the enclosing table's line, or none.
 func (f *File) Where(key ...string) string {
-	name := strings.Join(key, ".")
+	name := displayKey(key)
 	for i := len(key); i > 0; i-- {
 		if line, ok := f.lines[strings.Join(key[:i], ".")]; ok && line > 0 {
 			return fmt.Sprintf("%s:%d: %s", f.path, line, name)
 		}
 	}
 	return fmt.Sprintf("%s: %s", f.path, name)
+}
+
+// displayKey spells a key path for people: array elements numbered from
+// 1 in brackets ("workload[2].loads").
+func displayKey(key []string) string {
+	var b strings.Builder
+	for i, k := range key {
+		if n, err := strconv.Atoi(k); err == nil && i > 0 {
+			fmt.Fprintf(&b, "[%d]", n+1)
+			continue
+		}
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(k)
+	}
+	return b.String()
 }
 
 // errAt formats an error about a key.
@@ -564,7 +581,7 @@ func (f *File) expand(i int) ([]*unit, error) {
 // cluster.
 func (f *File) checkGen(i int, gen func() error) error {
 	if err := gen(); err != nil {
-		return f.errAt("%v", []any{err}, f.wkey(i, "model")...)
+		return f.errAt("%v", []any{err}, "workload", strconv.Itoa(i))
 	}
 	return nil
 }
