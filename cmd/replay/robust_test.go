@@ -20,7 +20,7 @@ func runApp(args ...string) (msg, stdout, stderr string) {
 	var o, e bytes.Buffer
 	app := newApp()
 	app.Writer, app.ErrWriter = &o, &e
-	if err := app.Run(append([]string{"replay"}, args...)); err != nil {
+	if err := app.Run(xcli.Reorder(app, append([]string{"replay"}, args...))); err != nil {
 		msg = xcli.Message("replay", err)
 	}
 	return msg, o.String(), e.String()
