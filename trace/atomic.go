@@ -226,7 +226,12 @@ func StopTemps() []string {
 // an error. Safe for concurrent use with CreateTemp, AtomicWrite and the
 // registry.
 func CleanStaleTemps(dir, base string) (removed []string, err error) {
-	prefix := "." + base + ".tmp-"
+	return CleanStaleTempsOf(dir, map[string]bool{base: true})
+}
+
+// CleanStaleTempsOf is CleanStaleTemps for several targets of one folder,
+// reading it once (a sweep's partition folder holds a file per cell).
+func CleanStaleTempsOf(dir string, bases map[string]bool) (removed []string, err error) {
 	temps.Lock()
 	defer temps.Unlock()
 	ents, err := os.ReadDir(dir)
@@ -238,10 +243,15 @@ func CleanStaleTemps(dir, base string) (removed []string, err error) {
 	}
 	for _, e := range ents {
 		name := filepath.Join(dir, e.Name())
-		if !strings.HasPrefix(e.Name(), prefix) || !e.Type().IsRegular() || temps.m[name] > 0 {
+		n := e.Name()
+		if !strings.HasPrefix(n, ".") || !e.Type().IsRegular() || temps.m[name] > 0 {
 			continue
 		}
-		if pid, ok := tempPid(e.Name()[len(prefix):]); ok && pid != os.Getpid() && processRunning(pid) {
+		i := strings.LastIndex(n, ".tmp-")
+		if i < 0 || !bases[n[1:i]] {
+			continue
+		}
+		if pid, ok := tempPid(n[i+len(".tmp-"):]); ok && pid != os.Getpid() && processRunning(pid) {
 			continue
 		}
 		if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {

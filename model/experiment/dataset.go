@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/schedlab/schedlab/model/catalog"
 	"github.com/schedlab/schedlab/model/policy"
@@ -62,15 +63,37 @@ func RunDataset(groups []Group, ds Dataset, opt Options) error {
 	if len(tasks) == 0 {
 		return nil
 	}
-	w := &cellWriter{root: opt.Out, sweep: ds.Sweep, opt: opt, enc: newEncoders()}
-	defer w.enc.stop()
-	return runPool(tasks, opt, func(o *output) error {
-		k := w.key(o)
-		err := w.write(k, o)
-		o.res = nil
-		if err != nil {
+	// Temporary files of killed runs of these cells go first: one pass
+	// over each partition folder.
+	bases := map[string]map[string]bool{}
+	for i := range groups {
+		g := &groups[i]
+		for _, pr := range g.Pairs {
+			k := schema.CellKey{Sweep: ds.Sweep, Machine: g.Machine.String(), Alloc: pr.Alloc, Sched: pr.Sched, Trace: g.Name, Rep: int64(g.Rep)}
+			for _, table := range schema.Tables {
+				path := filepath.Join(opt.Out, filepath.FromSlash(k.Path(table)))
+				dir := filepath.Dir(path)
+				if bases[dir] == nil {
+					bases[dir] = map[string]bool{}
+				}
+				bases[dir][filepath.Base(path)] = true
+			}
+		}
+	}
+	for dir, b := range bases {
+		if _, err := trace.CleanStaleTempsOf(dir, b); err != nil {
 			return err
 		}
+	}
+	w := &cellWriter{root: opt.Out, sweep: ds.Sweep, opt: opt, enc: newEncoders()}
+	defer w.enc.stop()
+	write := func(o *output) error {
+		err := w.write(w.key(o), o)
+		o.res = nil
+		return err
+	}
+	return runPoolPost(tasks, opt, write, func(o *output) error {
+		k := w.key(o)
 		if o.summary.Jobs == 0 && opt.Warn != nil {
 			opt.Warn(fmt.Sprintf("trace %s, %s/%s: no job counted (%d in the trace, %d rejected, %d filtered): its statistics are NaN",
 				k.Trace, k.Alloc, k.Sched, o.tk.tr.records, o.summary.Rejected, o.summary.Filtered))
@@ -82,13 +105,13 @@ func RunDataset(groups []Group, ds Dataset, opt Options) error {
 	})
 }
 
-// cellWriter writes each run's cell files.
+// cellWriter writes each run's cell files, on the workers.
 type cellWriter struct {
 	root  string
 	sweep string
 	opt   Options
 	enc   *encoders
-	rows  jobTable // buffers kept between cells
+	rows  sync.Pool // *jobTable: buffers kept between cells
 }
 
 func (w *cellWriter) key(o *output) schema.CellKey {
@@ -114,9 +137,6 @@ func (w *cellWriter) write(k schema.CellKey, o *output) (err error) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, err
 		}
-		if _, err := trace.CleanStaleTemps(dir, filepath.Base(path)); err != nil {
-			return nil, err
-		}
 		t, err := trace.CreateTemp(path)
 		if err != nil {
 			return nil, err
@@ -136,7 +156,11 @@ func (w *cellWriter) write(k schema.CellKey, o *output) (err error) {
 	if err != nil {
 		return err
 	}
-	jt := &w.rows
+	jt, _ := w.rows.Get().(*jobTable)
+	if jt == nil {
+		jt = new(jobTable)
+	}
+	defer w.rows.Put(jt)
 	jt.reset(o, w.opt.BsldTau)
 	err = jf.write(jt, jt.n)
 	jt.res = nil
@@ -175,10 +199,19 @@ func (w *cellWriter) write(k schema.CellKey, o *output) (err error) {
 	if _, err := sw.Write([]schema.Summary{o.summary}); err != nil {
 		return fmt.Errorf("%s: %w", k.Path(schema.SummaryTable), err)
 	}
-	for _, f := range files {
-		if err := f.close(); err != nil {
-			return err
-		}
+	// Completed and synced at the same time.
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	for i, f := range files {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = f.close()
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
 	}
 	if w.opt.NoSeries {
 		// A series file left by an earlier run of the cell would not match.

@@ -20,6 +20,13 @@ type output struct {
 // runPool runs the tasks over opt.Workers goroutines and calls emit for each
 // output in task order. At most 2×workers outputs are held at once.
 func runPool(tasks []task, opt Options, emit func(*output) error) error {
+	return runPoolPost(tasks, opt, nil, emit)
+}
+
+// runPoolPost is runPool with post, when not nil, called on each
+// successful output by the worker that ran it, before emit (a sweep's cell
+// files are written there, in parallel).
+func runPoolPost(tasks []task, opt Options, post func(*output) error, emit func(*output) error) error {
 	n := len(tasks)
 	workers := opt.Workers
 	type done struct {
@@ -36,7 +43,11 @@ func runPool(tasks []task, opt Options, emit func(*output) error) error {
 		go func() {
 			defer wg.Done()
 			for i := range idx {
-				results <- done{i, runTask(tasks[i], opt)}
+				o := runTask(tasks[i], opt)
+				if post != nil && o.err == nil {
+					o.err = post(o)
+				}
+				results <- done{i, o}
 			}
 		}()
 	}
