@@ -32,6 +32,14 @@ func sweepCommand() *cli.Command {
 			&cli.BoolFlag{Name: "merge", Usage: "after the shards: check that every cell is complete (exit 1 naming the missing ones)"},
 			&cli.BoolFlag{Name: "report", Usage: "also write DIR/report.pdf (after a whole run, or with --merge)"},
 			&cli.BoolFlag{Name: "quiet", Usage: "no progress and no summary line"},
+			&cli.StringFlag{Name: "emit", Usage: "write batch scripts instead of running: slurm (DIR/slurm/{sweep.sbatch,merge.sbatch,submit.sh}: an array job, one task per shard, then a dependent merge) or parallel (GNU parallel lines on stdout)"},
+			&cli.IntFlag{Name: "shards", Value: 8, Usage: "--emit: number of shards (array tasks)"},
+			&cli.StringFlag{Name: "emit-dir", Usage: "--emit slurm: where the scripts go (default DIR/slurm)"},
+			&cli.StringFlag{Name: "time", Usage: "--emit slurm: sbatch --time of each shard (e.g. 01:00:00)"},
+			&cli.StringFlag{Name: "mem", Usage: "--emit slurm: sbatch --mem of each shard (e.g. 4G)"},
+			&cli.StringFlag{Name: "partition", Usage: "--emit slurm: sbatch --partition"},
+			&cli.StringFlag{Name: "account", Usage: "--emit slurm: sbatch --account"},
+			&cli.StringFlag{Name: "replay", Usage: "--emit: the replay command the scripts run (default: this executable's absolute path)"},
 		},
 		Action: runSweep,
 	}
@@ -60,6 +68,8 @@ func runSweep(c *cli.Context) error {
 		out = filepath.Join("out", plan.Name)
 	}
 	switch {
+	case c.String("emit") != "":
+		return emitScripts(c, plan, out)
 	case c.Bool("list"):
 		return listCells(c, plan, shard)
 	case c.Bool("merge"):
@@ -139,4 +149,57 @@ func mergeSweep(c *cli.Context, plan *sweep.Plan, out string) error {
 
 func writeReport(c *cli.Context, dir string) error {
 	return report.Generate(report.Options{In: dir, Out: filepath.Join(dir, "report.pdf"), Quiet: c.Bool("quiet"), Log: c.App.ErrWriter})
+}
+
+// emitScripts writes the batch scripts of a sharded run of plan.
+func emitScripts(c *cli.Context, plan *sweep.Plan, out string) error {
+	abs := func(p string) (string, error) {
+		a, err := filepath.Abs(p)
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", p, err)
+		}
+		return a, nil
+	}
+	planPath, err := abs(plan.File.Path())
+	if err != nil {
+		return err
+	}
+	outPath, err := abs(out)
+	if err != nil {
+		return err
+	}
+	bin := c.String("replay")
+	if bin == "" {
+		if bin, err = os.Executable(); err != nil {
+			return fmt.Errorf("--emit: cannot find this executable (%v): give --replay", err)
+		}
+	}
+	if c.Int("shards") < 1 {
+		return fmt.Errorf("--shards %d: want at least 1", c.Int("shards"))
+	}
+	e := sweep.Emit{Replay: bin, Plan: planPath, Out: outPath, Shards: c.Int("shards"), Workers: c.Int("j"),
+		Time: c.String("time"), Mem: c.String("mem"), Partition: c.String("partition"), Account: c.String("account"),
+		Report: c.Bool("report")}
+	if c.Bool("quiet") {
+		e.Extra = append(e.Extra, "--quiet")
+	}
+	switch c.String("emit") {
+	case "slurm":
+		dir := c.String("emit-dir")
+		if dir == "" {
+			dir = filepath.Join(out, sweep.SlurmLogDir)
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		submit, err := sweep.WriteSlurm(dir, e)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(c.App.Writer, "sweep %s: %d cells in %d shards; submit with\n  %s\n", plan.Name, len(plan.Cells), e.Shards, submit)
+		return nil
+	case "parallel":
+		return sweep.WriteParallel(c.App.Writer, e)
+	}
+	return fmt.Errorf("--emit %q: want slurm or parallel", c.String("emit"))
 }
