@@ -75,7 +75,22 @@ type Set struct {
 // The files must come from one run: Load refuses files whose version,
 // options or traces metadata disagree (two replays writing one directory
 // at once can leave the summary of one and the jobs of the other).
+//
+// A sweep's dataset (dir/jobs/, series/ and summary/, partitioned by
+// sweep, machine, alloc and sched: model/schema's dataset layout) is read
+// when dir/summary/ is a directory, into the Set a `replay run` of the
+// same traces and pairs gives (same rows in the same order; Traces the
+// union of the cells'). Only complete cells (with a summary part) count;
+// hidden temporary files and files outside the tables are ignored.
+// Several sweep= partitions are read as one when their version and
+// options metadata agree, and refused otherwise. A directory with both
+// summary.parquet and summary/ is an error.
 func Load(dir string) (*Set, error) {
+	if ok, err := isDataset(dir); err != nil {
+		return nil, err
+	} else if ok {
+		return loadDataset(dir)
+	}
 	s := &Set{Dir: dir}
 	sp := filepath.Join(dir, schema.SummaryFile)
 	f, err := readRows(sp, &s.Summary, summaryColumns)
@@ -228,22 +243,49 @@ func checkColumn(n parquet.Node, k schema.Kind) bool {
 }
 
 // readBatch is the number of rows read at a time.
-const readBatch = 1024
+const readBatch = 128
 
 // readRows opens path, checks that every required column is present with
 // its contract type (and optional ones, when present), then reads all rows
 // into *dst.
-func readRows[T any](path string, dst *[]T, cols []schema.Column) (f *parquet.File, err error) {
-	osf, err := os.Open(path)
+func readRows[T any](path string, dst *[]T, cols []schema.Column) (*parquet.File, error) {
+	osf, f, err := openChecked(path, cols)
 	if err != nil {
 		return nil, err
 	}
 	defer osf.Close()
+	out := make([]T, f.NumRows())
+	if err := readAll(path, f, out); err != nil {
+		return nil, err
+	}
+	*dst = out
+	return f, nil
+}
+
+// openChecked opens path as a Parquet file and checks its columns against
+// cols (readRows's checks); the caller closes the returned *os.File once
+// done with the *parquet.File.
+func openChecked(path string, cols []schema.Column) (*os.File, *parquet.File, error) {
+	osf, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := checkFile(path, osf, cols)
+	if err != nil {
+		osf.Close()
+		return nil, nil, err
+	}
+	return osf, f, nil
+}
+
+// checkFile opens osf, the file at path, as a Parquet file (its footer
+// only) and checks its columns.
+func checkFile(path string, osf *os.File, cols []schema.Column) (*parquet.File, error) {
 	st, err := osf.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	f, err = parquet.OpenFile(osf, st.Size())
+	f, err := parquet.OpenFile(osf, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a Parquet file: %w", path, err)
 	}
@@ -267,6 +309,12 @@ func readRows[T any](path string, dst *[]T, cols []schema.Column) (f *parquet.Fi
 			return nil, fmt.Errorf("%s: column %q has type %s, want %s", path, c.Name, t, c.Kind)
 		}
 	}
+	return f, nil
+}
+
+// readAll reads every row of f, opened from path, into out, which has
+// room for exactly f.NumRows() rows.
+func readAll[T any](path string, f *parquet.File, out []T) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%s: %v", path, r)
@@ -274,25 +322,25 @@ func readRows[T any](path string, dst *[]T, cols []schema.Column) (f *parquet.Fi
 	}()
 	rd := parquet.NewGenericReader[T](f)
 	defer rd.Close()
-	out := make([]T, f.NumRows())
 	n := 0
 	for n < len(out) {
 		// Batches of readBatch rows: the reader's row buffers grow with the
-		// batch, so one batch of the whole file costs more than many.
+		// batch, so one batch of the whole file costs more than many, and
+		// small batches keep the cost of a small file (a dataset's part)
+		// low.
 		m, err := rd.Read(out[n:min(len(out), n+readBatch)])
 		n += m
 		if err != nil {
 			if n == len(out) {
 				break
 			}
-			return nil, fmt.Errorf("%s: row %d: %w", path, n+1, err)
+			return fmt.Errorf("%s: row %d: %w", path, n+1, err)
 		}
 		if m == 0 {
-			return nil, fmt.Errorf("%s: row %d: short read", path, n+1)
+			return fmt.Errorf("%s: row %d: short read", path, n+1)
 		}
 	}
-	*dst = out
-	return f, nil
+	return nil
 }
 
 // Pairs returns the distinct policy pairs of the summary, sorted.
