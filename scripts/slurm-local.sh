@@ -12,7 +12,8 @@
 #
 # Root only. Daemons are started directly (no systemd), so it works in a
 # container. The node is $(hostname -s) with nproc CPUs; SlurmUser is
-# root; no accounting. SLURM_LOCAL_TIMEOUT (seconds, default 60) bounds the
+# root; no accounting; the daemons are reached at 127.0.0.1 (the node's name
+# need not resolve). SLURM_LOCAL_TIMEOUT (seconds, default 60) bounds the
 # wait for the node. It refuses to overwrite a slurm.conf it did not write.
 set -euo pipefail
 
@@ -115,7 +116,7 @@ write_conf() {
 	cat >"$tmp" <<EOF
 $marker
 ClusterName=local
-SlurmctldHost=$node
+SlurmctldHost=$node(127.0.0.1)
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
@@ -138,7 +139,7 @@ SlurmctldPidFile=$ctld_pid
 SlurmdPidFile=$slurmd_pid
 SlurmctldLogFile=$logs/slurmctld.log
 SlurmdLogFile=$logs/slurmd.log
-NodeName=$node CPUs=$cpus RealMemory=$mem State=UNKNOWN
+NodeName=$node NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem State=UNKNOWN
 PartitionName=local Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
 	mv "$tmp" "$conf"
