@@ -93,8 +93,7 @@ start_munge() {
 	fi
 	say "starting munged"
 	runuser -u munge -- /usr/sbin/munged --force
-	local i
-	for i in $(seq 50); do
+	for _ in $(seq 50); do
 		munge -n 2>/dev/null | unmunge >/dev/null 2>&1 && return
 		sleep 0.1
 	done
@@ -147,11 +146,11 @@ EOF
 
 stop_pid() { # NAME PIDFILE
 	alive "$2" || { rm -f "$2"; return 0; }
-	local pid i
+	local pid
 	pid=$(cat "$2")
 	say "stopping $1 ($pid)"
 	kill "$pid"
-	for i in $(seq 100); do
+	for _ in $(seq 100); do
 		kill -0 "$pid" 2>/dev/null || { rm -f "$2"; return 0; }
 		sleep 0.1
 	done
@@ -212,6 +211,11 @@ stop() {
 case ${1:-start} in
 start) start ;;
 stop) stop ;;
-status) alive "$ctld_pid" && timeout 15 sinfo 2>/dev/null || { say "down"; exit 1; } ;;
+status)
+	if ! alive "$ctld_pid" || ! timeout 15 sinfo 2>/dev/null; then
+		say "down"
+		exit 1
+	fi
+	;;
 *) die "usage: $0 [start|stop|status]" ;;
 esac

@@ -47,7 +47,7 @@ single=$((SECONDS - t))
 
 t=$SECONDS
 "$work/replay" sweep "$plan" --out "$work/sharded" --emit slurm --shards "$shards" \
-	--cpus-per-task 1 --time 00:30:00 --report
+	-j 1 --time 00:30:00 --report
 submit="$work/sharded/slurm/submit.sh"
 [ -x "$submit" ] || fail "--emit slurm wrote no executable $submit"
 # sbatch --wait runs from the work directory, so that nothing of the
