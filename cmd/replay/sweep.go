@@ -174,10 +174,13 @@ func emitScripts(c *cli.Context, plan *sweep.Plan, out string) error {
 			return fmt.Errorf("--emit: cannot find this executable (%v): give --replay", err)
 		}
 	}
-	if c.Int("shards") < 1 {
-		return fmt.Errorf("--shards %d: want at least 1", c.Int("shards"))
+	// -j and --cpus-per-task: as given, else 1 (not the emitting
+	// machine's core count: a login node's is no guide to the cluster's).
+	workers := 1
+	if c.IsSet("j") {
+		workers = c.Int("j")
 	}
-	e := sweep.Emit{Replay: bin, Plan: planPath, Out: outPath, Shards: c.Int("shards"), Workers: c.Int("j"),
+	e := sweep.Emit{Replay: bin, Plan: planPath, Out: outPath, Shards: c.Int("shards"), Workers: workers,
 		Time: c.String("time"), Mem: c.String("mem"), Partition: c.String("partition"), Account: c.String("account"),
 		Report: c.Bool("report")}
 	if c.Bool("quiet") {
@@ -188,9 +191,6 @@ func emitScripts(c *cli.Context, plan *sweep.Plan, out string) error {
 		dir := c.String("emit-dir")
 		if dir == "" {
 			dir = filepath.Join(out, sweep.SlurmLogDir)
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
 		}
 		submit, err := sweep.WriteSlurm(dir, e)
 		if err != nil {
