@@ -1,0 +1,186 @@
+package reproduce
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/analysis/stats"
+	"github.com/schedlab/schedlab/model/schema"
+)
+
+// rowsOf makes the summary rows of one configuration: trace
+// NAME-repRR, one row per value (rep 1, 2, ...), mean_wait = value.
+func rowsOf(name, machine, sched string, load float64, waits ...float64) []schema.Summary {
+	var out []schema.Summary
+	for i, w := range waits {
+		rep := int64(i + 1)
+		out = append(out, schema.Summary{Trace: fmt.Sprintf("%s-rep%02d", name, rep), Machine: machine, Alloc: "count", Sched: sched,
+			Rep: rep, Jobs: 100, MeanWait: w, MeanResponse: w + 1, Load: load, Utilization: load})
+	}
+	return out
+}
+
+func f64(x float64) *float64 { return &x }
+
+func TestJudge(t *testing.T) {
+	ci := func(mean, hw float64) stats.CI { return stats.CI{Mean: mean, HalfWidth: hw, N: 10, Level: 0.95} }
+	for _, tc := range []struct {
+		name   string
+		ours   stats.CI
+		p      float64
+		tol    Tolerance
+		want   Verdict
+		reason string
+	}{
+		{"rel holds", ci(10.4, 0.1), 10, Tolerance{Rel: 0.05}, Agrees, "within ±5%"},
+		{"rel fails", ci(10.6, 0.1), 10, Tolerance{Rel: 0.05}, Disagrees, "+6% beyond ±5%"},
+		{"negative rel", ci(9.4, 0.1), 10, Tolerance{Rel: 0.05}, Disagrees, "-6% beyond ±5%"},
+		{"ci holds", ci(10.6, 0.3), 10, Tolerance{CI: 2}, Agrees, "within ±2 CI"},
+		{"ci fails", ci(10.6, 0.2), 10, Tolerance{CI: 2}, Disagrees, "3 CI half-widths off > 2"},
+		{"either rule", ci(10.6, 0.3), 10, Tolerance{Rel: 0.05, CI: 2}, Agrees, "within ±2 CI"},
+		{"both rules", ci(10.4, 0.3), 10, Tolerance{Rel: 0.05, CI: 2}, Agrees, "within ±5%, ±2 CI"},
+		{"neither rule", ci(11, 0.1), 10, Tolerance{Rel: 0.05, CI: 2}, Disagrees, "+10% beyond ±5%; 10 CI half-widths off > 2"},
+		{"all: one fails", ci(10.6, 0.3), 10, Tolerance{Rel: 0.05, CI: 2, All: true}, Disagrees, "+6% beyond ±5%"},
+		{"all: both hold", ci(10.4, 0.3), 10, Tolerance{Rel: 0.05, CI: 2, All: true}, Agrees, "within ±5%, ±2 CI"},
+		{"abs near zero", ci(0, 0), 2e-14, Tolerance{Abs: 1e-6}, Agrees, "within ±1e-06"},
+		{"abs fails", ci(0.01, 0), 2e-14, Tolerance{Abs: 1e-6}, Disagrees, "off by 0.01 > 1e-06"},
+		{"rel to zero", ci(0, 0), 0, Tolerance{Rel: 0.05}, Disagrees, "no relative difference to 0"},
+		{"zero-width CI, exact", ci(3, 0), 3, Tolerance{CI: 1}, Agrees, "within ±1 CI"},
+		{"zero-width CI, off", ci(3.001, 0), 3, Tolerance{CI: 100}, Disagrees, "+Inf CI half-widths off > 100"},
+		{"max_ci", ci(10, 2), 10, Tolerance{Rel: 0.05, MaxCI: 0.1}, NotComparable, "CI ±20% wider than the ±10% required"},
+		{"max_ci met", ci(10, 0.5), 10, Tolerance{Rel: 0.05, MaxCI: 0.1}, Agrees, "within ±5%"},
+	} {
+		v, why := judge(tc.ours, tc.p, &tc.tol)
+		if v != tc.want || why != tc.reason {
+			t.Errorf("%s: %s (%s), want %s (%s)", tc.name, v, why, tc.want, tc.reason)
+		}
+	}
+}
+
+func TestEvaluate(t *testing.T) {
+	var rows []schema.Summary
+	rows = append(rows, rowsOf("a-load0.50", "flat:4", "fcfs", 0.5, 9.8, 10.1, 10.3, 9.9)...)
+	rows = append(rows, rowsOf("a-load0.50", "flat:4", "easy", 0.5, 5, 5.2, 4.9, 5.1)...)
+	rows = append(rows, rowsOf("a-load0.80", "flat:4", "fcfs", 0.8, 40, 41, 39, 40)...)
+	rows = append(rows, rowsOf("one-load0.50", "flat:4", "fcfs", 0.5, 3)...)
+	rows = append(rows, rowsOf("nan-load0.50", "flat:4", "fcfs", 0.5, 3, math.NaN())...)
+	rows = append(rows, rowsOf("b-load0.50", "flat:4", "fcfs", 0.5, 14, 30)...)
+	rel := &Tolerance{Rel: 0.05}
+	s := &Suite{Tolerance: rel, Expect: []Expect{
+		{Claim: "value agrees", Metric: "mean_wait", Select: Selector{Trace: "a-load0.50-*", Sched: "fcfs"}, Published: f64(10)},
+		{Claim: "value disagrees", Metric: "mean_wait", Select: Selector{Trace: "a-load0.50-*", Sched: "fcfs"}, Published: f64(12)},
+		{Claim: "metric response", Metric: "mean_response", Select: Selector{Trace: "a-*", Load: f64(0.5), Sched: "fcfs"}, Published: f64(11)},
+		{Claim: "theory", Metric: "mean_wait", Select: Selector{Trace: "a-load0.80-*"}, Theory: &Theory{Model: ModelMMc, Servers: 1, Rho: 0.8, Mean: 10}},
+		{Claim: "no cells", Metric: "mean_wait", Select: Selector{Trace: "zzz-*"}, Published: f64(1)},
+		{Claim: "ambiguous", Metric: "mean_wait", Select: Selector{Trace: "a-load0.50-*"}, Published: f64(1)},
+		{Claim: "one rep", Metric: "mean_wait", Select: Selector{Trace: "one-*"}, Published: f64(3)},
+		{Claim: "nan", Metric: "mean_wait", Select: Selector{Trace: "nan-*"}, Published: f64(3)},
+		{Claim: "ratio", Kind: "ratio", Metric: "mean_wait", Select: Selector{Trace: "a-load0.50-*"}, Num: &Selector{Sched: "fcfs"}, Den: &Selector{Sched: "easy"}, Published: f64(2)},
+		{Claim: "ratio unpaired", Kind: "ratio", Metric: "mean_wait", Num: &Selector{Trace: "a-load0.50-*", Sched: "fcfs"}, Den: &Selector{Trace: "b-*"}, Published: f64(0.5)},
+		{Claim: "ranking", Kind: "ranking", Metric: "mean_wait", Select: Selector{Trace: "a-load0.50-*"}, Rank: []Selector{{Label: "EASY", Sched: "easy"}, {Label: "FCFS", Sched: "fcfs"}}},
+		{Claim: "ranking wrong", Kind: "ranking", Metric: "mean_wait", Order: "descending", Select: Selector{Trace: "a-load0.50-*"}, Rank: []Selector{{Sched: "easy"}, {Sched: "fcfs"}}},
+		{Claim: "ranking overlap", Kind: "ranking", Metric: "mean_wait", Rank: []Selector{{Label: "a", Trace: "a-load0.50-*", Sched: "fcfs"}, {Label: "b", Trace: "b-*"}}},
+	}}
+	for i := range s.Expect {
+		s.Expect[i].Source = "test"
+	}
+	if err := s.Validate(func(k ...string) string { return strings.Join(k, ".") }, nil); err != nil {
+		t.Fatal(err)
+	}
+	got := Evaluate(s, rows, Quick, 0)
+	want := []struct {
+		v      Verdict
+		reason string
+		n      int
+	}{
+		{Agrees, "within ±5%", 4},
+		{Disagrees, "-16.5% beyond ±5%", 4},
+		{Agrees, "within ±5%", 4},
+		{Agrees, "within ±5%", 4}, // M/M/1, ρ = 0.8, mean 10: 40
+		{NotComparable, "no matching cells (trace=zzz-*)", 0},
+		{NotComparable, "2 configurations match (a-load0.50 flat:4 count/easy, a-load0.50 flat:4 count/fcfs): narrow the selector", 0},
+		{NotComparable, "1 replication: no CI", 1},
+		{NotComparable, "mean_wait is not finite in 1 of 2 replications of nan-load0.50 flat:4 count/fcfs", 0},
+		{Agrees, "within ±5%", 4},
+		{NotComparable, "numerator and denominator have different replications (reps 1–4 and reps 1, 2): cannot pair them", 0},
+		{Agrees, "CIs apart", 4},
+		{Disagrees, "sched=easy (5.05) is not > sched=fcfs (10.03)", 4},
+		{Agrees, "CIs of a and b overlap", 2},
+	}
+	for i, r := range got {
+		w := want[i]
+		if r.Verdict != w.v || r.Reason != w.reason || r.Ours.N != w.n {
+			t.Errorf("%s: %s (%s), n = %d; want %s (%s), n = %d", r.Claim, r.Verdict, r.Reason, r.Ours.N, w.v, w.reason, w.n)
+		}
+	}
+	if r := got[3]; !close(r.Value, 40, 1e-12) || r.Published != "40" {
+		t.Errorf("theory: published %q (%g), want 40", r.Published, r.Value)
+	}
+	if r := got[0]; !close(r.Ours.Mean, 10.025, 1e-12) || !close(r.RelDiff, 0.0025, 1e-9) || r.Rule != "±5%" {
+		t.Errorf("value: ours %v, rel %g, rule %q", r.Ours, r.RelDiff, r.Rule)
+	}
+	if r := got[8]; !close(r.Ours.Mean, 10.025/5.05, 1e-12) || !(r.Ours.HalfWidth > 0) {
+		t.Errorf("ratio: ours %v, want ratio of the means with a CI", r.Ours)
+	}
+	if r := got[10]; r.Published != "EASY < FCFS" || r.OursText != "5.05 < 10.03" || r.Rule != "" {
+		t.Errorf("ranking: published %q, ours %q, rule %q", r.Published, r.OursText, r.Rule)
+	}
+	if r := got[11]; r.Published != "sched=easy > sched=fcfs" || r.OursText != "5.05 < 10.03" {
+		t.Errorf("descending ranking: published %q, ours %q", r.Published, r.OursText)
+	}
+	a, d, n := Counts(got)
+	if a != 6 || d != 2 || n != 5 {
+		t.Errorf("counts %d %d %d", a, d, n)
+	}
+}
+
+// The most specific tolerance wins: the claim's mode tolerance, the
+// claim's, the suite's mode default, the suite's default.
+func TestTolerancePrecedence(t *testing.T) {
+	tl := func(r float64) *Tolerance { return &Tolerance{Rel: r} }
+	for _, tc := range []struct {
+		name        string
+		s           Suite
+		quick, full float64
+	}{
+		{"suite default", Suite{Tolerance: tl(0.1), Expect: []Expect{{}}}, 0.1, 0.1},
+		{"mode defaults", Suite{Tolerance: tl(0.1), Quick: Sizes{Tolerance: tl(0.2)}, Expect: []Expect{{}}}, 0.2, 0.1},
+		{"claim", Suite{Tolerance: tl(0.1), Quick: Sizes{Tolerance: tl(0.2)}, Expect: []Expect{{Tolerance: tl(0.3)}}}, 0.3, 0.3},
+		{"claim's mode", Suite{Tolerance: tl(0.1), Expect: []Expect{{Tolerance: tl(0.3), FullTolerance: tl(0.4)}}}, 0.3, 0.4},
+		{"claim's quick", Suite{Full: Sizes{Tolerance: tl(0.2)}, Expect: []Expect{{QuickTolerance: tl(0.5)}}}, 0.5, 0.2},
+	} {
+		e := &tc.s.Expect[0]
+		if q, f := tc.s.tolerance(e, Quick), tc.s.tolerance(e, Full); q.Rel != tc.quick || f.Rel != tc.full {
+			t.Errorf("%s: quick %g, full %g; want %g, %g", tc.name, q.Rel, f.Rel, tc.quick, tc.full)
+		}
+	}
+	if (&Suite{}).tolerance(&Expect{}, Quick) != nil {
+		t.Error("no tolerance anywhere should be nil")
+	}
+}
+
+func TestSelector(t *testing.T) {
+	r := &rowsOf("mm16-load0.80", "flat:16", "fcfs", 0.8, 1)[0]
+	for _, tc := range []struct {
+		s    Selector
+		want bool
+	}{
+		{Selector{}, true},
+		{Selector{Trace: "mm16-load0.80-*"}, true},
+		{Selector{Trace: "mm16-*", Load: f64(0.8)}, true},
+		{Selector{Trace: "mm16-*", Load: f64(0.5)}, false},
+		{Selector{Trace: "mm1-*"}, false},
+		{Selector{Trace: "mm16-load0.80-rep0[1-3]"}, true},
+		{Selector{Machine: "flat:16", Alloc: "count", Sched: "fcfs"}, true},
+		{Selector{Machine: "flat:128"}, false},
+		{Selector{Alloc: "contig"}, false},
+		{Selector{Sched: "easy"}, false},
+		{Selector{Trace: "["}, false}, // malformed: matches nothing
+	} {
+		if got := tc.s.Match(r); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.s.String(), got, tc.want)
+		}
+	}
+}
