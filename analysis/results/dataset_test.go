@@ -13,6 +13,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/schedlab/schedlab/analysis/results"
+	"github.com/schedlab/schedlab/model/catalog"
 	"github.com/schedlab/schedlab/model/experiment"
 	"github.com/schedlab/schedlab/model/schema"
 	"github.com/schedlab/schedlab/trace"
@@ -310,6 +311,47 @@ func TestDatasetOfReplayFiles(t *testing.T) {
 		writeCells(t, dir, cells)
 	}
 	got, err := results.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameSet(t, got, want)
+}
+
+// The sweep's writer (experiment.RunDataset), groups in reverse order,
+// read as one replay of every trace.
+func TestDatasetOfRunDataset(t *testing.T) {
+	ts, err := traces.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts = ts[:3]
+	opt := experiment.Options{Allocs: []string{"count", "contig"}, Scheds: []string{"fcfs", "mq:q=4,order=up"}, Placement: true, Version: "test", Out: t.TempDir()}
+	if _, err := experiment.Run(ts, opt); err != nil {
+		t.Fatal(err)
+	}
+	want, err := results.Load(opt.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var groups []experiment.Group
+	for i := len(ts) - 1; i >= 0; i-- {
+		tr := ts[i]
+		m, err := experiment.MachineFor(tr, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		pairs, err := catalog.Pairs(m, opt.Allocs, opt.Scheds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		groups = append(groups, experiment.Group{Name: tr.Name, Rep: tr.Provenance.Rep, Machine: m, Pairs: pairs,
+			Load: func() (*trace.Trace, error) { return tr, nil }})
+	}
+	opt.Out = t.TempDir()
+	if err := experiment.RunDataset(groups, experiment.Dataset{Sweep: "s:1"}, opt); err != nil {
+		t.Fatal(err)
+	}
+	got, err := results.Load(opt.Out)
 	if err != nil {
 		t.Fatal(err)
 	}
