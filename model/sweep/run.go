@@ -110,7 +110,11 @@ func (p *Plan) Fingerprint() string {
 
 // metaOptions is what a cell's files record of the options.
 func (p *Plan) metaOptions(o experiment.Options) schema.Options {
-	return schema.Options{Allocs: o.Allocs, Scheds: o.Scheds, Estimates: o.Estimates, BsldTau: o.BsldTau,
+	m := ""
+	if len(p.File.Replay.Machines) == 1 {
+		m = p.File.Replay.Machines[0]
+	}
+	return schema.Options{Machine: m, Allocs: o.Allocs, Scheds: o.Scheds, Estimates: o.Estimates, BsldTau: o.BsldTau,
 		Warmup: o.Warmup, UntilLastArrival: o.UntilLastArrival, Check: o.Check, Placement: o.Placement,
 		Sweep: p.Name, Machines: p.File.Replay.Machines}
 }
