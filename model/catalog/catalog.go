@@ -105,6 +105,8 @@ type registry[S any] struct {
 	all  func() []S // every spec, in the catalog's order
 	info func(S) (name string, kinds []string)
 	try  func(S, policy.Machine, policy.Params) error // build one, to check the parameters
+	// offered says whether a policy of m's kind is offered on m (nil: yes).
+	offered func(S, policy.Machine) error
 }
 
 var allocators = registry[policy.AllocatorSpec]{
@@ -114,6 +116,12 @@ var allocators = registry[policy.AllocatorSpec]{
 	try: func(s policy.AllocatorSpec, m policy.Machine, p policy.Params) error {
 		_, err := s.New(m, p)
 		return err
+	},
+	offered: func(s policy.AllocatorSpec, m policy.Machine) error {
+		if s.Machines == nil {
+			return nil
+		}
+		return s.Machines(m)
 	},
 }
 
@@ -156,7 +164,7 @@ func choose[S any](r registry[S], m policy.Machine, strs []string) ([]choice[S],
 	var cs []choice[S]
 	if strs == nil {
 		for _, s := range r.all() {
-			if name, kinds := r.info(s); policy.Supports(kinds, m.Kind) {
+			if name, kinds := r.info(s); policy.Supports(kinds, m.Kind) && (r.offered == nil || r.offered(s, m) == nil) {
 				cs = append(cs, choice[S]{name, s, policy.Params{}})
 			}
 		}
@@ -173,6 +181,11 @@ func choose[S any](r registry[S], m policy.Machine, strs []string) ([]choice[S],
 		}
 		if _, kinds := r.info(s); !policy.Supports(kinds, m.Kind) {
 			return nil, fmt.Errorf("%s %s does not support machine %s (kinds: %s)", r.what, name, m, strings.Join(kinds, ", "))
+		}
+		if r.offered != nil {
+			if err := r.offered(s, m); err != nil {
+				return nil, fmt.Errorf("%s %s is not offered on machine %s: %w", r.what, name, m, err)
+			}
 		}
 		canon := Canonical(name, p)
 		if seen[canon] {

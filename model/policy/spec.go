@@ -136,6 +136,11 @@ type AllocatorSpec struct {
 	Kinds  []string // machine kinds it works on
 	Params []Param
 	New    func(m Machine, p Params) (Allocator, error)
+	// Machines, when set, says whether the allocator is offered on a
+	// machine of its kinds (nil error) or why not (2-D buddy: square
+	// power-of-two meshes only). An allocator not offered is left out of
+	// the default pairs and refused when named.
+	Machines func(m Machine) error
 }
 
 // SchedulerSpec describes a scheduler to the registry.
