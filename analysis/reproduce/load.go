@@ -45,8 +45,9 @@ func WorkloadNames(f *sweep.File) []string {
 
 // Plan applies the sizes of mode m to a copy of f (jobs, reps and
 // warm-up; a workload's own [MODE.workload.NAME] entry before the mode's
-// defaults) and a base seed when seed is not nil, then validates and
-// expands it. f itself is left unchanged.
+// defaults) and, when seed is not nil, the base seeds *seed, *seed+1, ...
+// to the workloads in order, then validates and expands it. f itself is
+// left unchanged.
 func (s *Suite) Plan(f *sweep.File, m Mode, seed *int64) (*sweep.Plan, error) {
 	g := *f
 	g.Workloads = slices.Clone(f.Workloads)
@@ -72,7 +73,7 @@ func (s *Suite) Plan(f *sweep.File, m Mode, seed *int64) (*sweep.Plan, error) {
 			}
 		}
 		if seed != nil {
-			v := *seed
+			v := *seed + int64(i) // independent workloads, as distinct seeds in the file make them
 			w.Seed = &v
 		}
 	}

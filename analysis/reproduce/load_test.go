@@ -119,8 +119,8 @@ func TestDecodeAndPlan(t *testing.T) {
 	seed := int64(99)
 	p2, _ := s.Plan(f, Quick, &seed)
 	for i := range p2.File.Workloads {
-		if w := p2.File.Workloads[i]; w.Seed == nil || *w.Seed != 99 {
-			t.Errorf("workload %d: seed %v, want 99", i, w.Seed)
+		if w := p2.File.Workloads[i]; w.Seed == nil || *w.Seed != 99+int64(i) {
+			t.Errorf("workload %d: seed %v, want %d", i, w.Seed, 99+i)
 		}
 	}
 	if s1 := p1.File.Workloads[0].Seed; s1 == nil || *s1 != 1 || f.Workloads[0].Seed == p2.File.Workloads[0].Seed {

@@ -47,7 +47,7 @@ func reproduceCommand() *cli.Command {
 			&cli.StringFlag{Name: "out", Usage: "output directory (default: reproduce/SUITE)"},
 			&cli.StringFlag{Name: "from", Usage: "evaluate these results (a sweep dataset or a replay's results directory) instead of running the plan"},
 			&cli.IntFlag{Name: "j", Value: runtime.GOMAXPROCS(0), Usage: "parallel runs"},
-			&cli.Int64Flag{Name: "seed", DefaultText: "the suite's", Usage: "base seed of every workload (to check that agreement is not luck)"},
+			&cli.Int64Flag{Name: "seed", DefaultText: "the suite's", Usage: "base seeds SEED, SEED+1, ... of the workloads (to check that agreement is not luck)"},
 			&cli.BoolFlag{Name: "resume", Usage: "keep the complete cells of an earlier run of the same plan in DIR/MODE (an interrupted --full run); without it the run starts afresh"},
 			&cli.BoolFlag{Name: "no-fail", Usage: "exit 0 even when a claim disagrees or is not comparable"},
 			&cli.BoolFlag{Name: "list", Usage: "list the embedded suites and exit"},
