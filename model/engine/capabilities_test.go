@@ -521,3 +521,38 @@ func TestFlatFeasibility(t *testing.T) {
 		}
 	}
 }
+
+// looker records, at each allocation, the two largest other waiting jobs.
+type looker struct {
+	*flat.Count
+	w    policy.Waiting
+	seen []string
+}
+
+func (l *looker) SetWaiting(w policy.Waiting) { l.w = w }
+func (l *looker) Allocate(j *policy.Job) (policy.Allocation, bool) {
+	var ids []int64
+	for _, o := range l.w.Largest(2, j, nil) {
+		ids = append(ids, o.ID)
+	}
+	l.seen = append(l.seen, fmt.Sprint(j.ID, ids))
+	return l.Count.Allocate(j)
+}
+
+// A WaitingAware allocator sees the waiting jobs, largest first, without
+// the job being allocated and without the running ones.
+func TestWaitingAware(t *testing.T) {
+	jobs := mk([4]float64{1, 0, 10, 4}, [4]float64{2, 1, 1, 1}, [4]float64{3, 2, 1, 3}, [4]float64{4, 3, 1, 2}, [4]float64{5, 3, 1, 3})
+	a := &looker{Count: flat.NewCount(4)}
+	if _, err := engine.Run(jobs, policy.Machine{Kind: policy.Flat, Procs: 4}, a, &fifo{}, engine.Options{Check: true}); err != nil {
+		t.Fatal(err)
+	}
+	// FIFO tries the head at every event. t=0: 1 alone; 2 at t=1, 2, 3
+	// (seeing 3, then 3 and 5: three processors each, 3 first), and at
+	// t=10, when it starts; then 3 sees 5 and 4; 4 does not fit until
+	// t=11, when 5 does not; 5 starts at t=12.
+	want := "[1 [] 2 [] 2 [3] 2 [3 5] 2 [3 5] 3 [5 4] 4 [5] 4 [5] 5 [] 5 []]"
+	if got := fmt.Sprint(a.seen); got != want {
+		t.Errorf("allocations saw %s, want %s", got, want)
+	}
+}

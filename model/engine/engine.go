@@ -209,6 +209,7 @@ type sim struct {
 
 	clock    policy.Clocked     // the allocator, when it wants the time
 	feas     policy.Feasibility // the allocator, when it can reject
+	wait     *waitingSet        // the waiting jobs, when the allocator looks at them (policy.WaitingAware)
 	handoff  policy.Handoff     // the scheduler, when it keeps allocations
 	progress policy.ProgressModel
 
@@ -271,6 +272,10 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 	}
 	e.clock, _ = a.(policy.Clocked)
 	e.feas, _ = a.(policy.Feasibility)
+	if wa, ok := a.(policy.WaitingAware); ok {
+		e.wait = &waitingSet{jobs: jobs}
+		wa.SetWaiting(e.wait)
+	}
 	e.handoff, _ = s.(policy.Handoff)
 	e.progress = opt.Progress
 	if e.progress == nil {
@@ -367,6 +372,9 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 			}
 			e.state[next] = stWaiting
 			e.waiting++
+			if e.wait != nil {
+				e.wait.add(int32(next))
+			}
 			s.Submit(j)
 			next++
 		}
@@ -699,6 +707,9 @@ func (e *sim) Suspend(j *policy.Job) bool {
 	j.Alloc, j.End = nil, -1
 	e.state[i] = stWaiting
 	e.waiting++
+	if e.wait != nil {
+		e.wait.add(i)
+	}
 	e.running[e.runPos[i]] = nil
 	e.dead++
 	e.nRun--
@@ -954,6 +965,9 @@ func (e *sim) begin(i int32, a policy.Allocation) {
 	}
 	e.state[i] = stRunning
 	e.waiting--
+	if e.wait != nil {
+		e.wait.remove(i)
+	}
 	e.started++
 	e.busy += p
 	e.nRun++

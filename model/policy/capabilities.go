@@ -82,3 +82,20 @@ type Preemptor interface {
 	Suspend(j *Job) bool
 	Migrate(j *Job, delay float64) bool
 }
+
+// WaitingAware is implemented by allocators that look at the jobs waiting
+// to start (k-lookahead, Bhattacharya & Tsai: place a job so that the
+// largest waiting jobs still fit). The engine calls SetWaiting once,
+// before the run, with a view it keeps up to date.
+type WaitingAware interface {
+	SetWaiting(v Waiting)
+}
+
+// Waiting is the engine's view of the jobs that have arrived and are not
+// running (not started, or suspended).
+type Waiting interface {
+	// Largest appends to dst the k waiting jobs requesting the most
+	// processors (ties: earlier arrival first), leaving out skip (the job
+	// being allocated, which is still waiting), and returns dst.
+	Largest(k int, skip *Job, dst []*Job) []*Job
+}
