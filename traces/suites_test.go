@@ -30,7 +30,7 @@ func TestSuiteLookup(t *testing.T) {
 
 // maxQuickJobs bounds a suite's quick run, which CI runs: about a
 // million jobs a second on 2 cores, results written.
-const maxQuickJobs = 8_000_000
+const maxQuickJobs = 12_000_000
 
 // Every embedded suite decodes, plans in both modes with every
 // expectation's cells in the plan, and keeps its quick run small.
