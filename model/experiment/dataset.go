@@ -199,18 +199,7 @@ func (w *cellWriter) write(k schema.CellKey, o *output) (err error) {
 	if _, err := sw.Write([]schema.Summary{o.summary}); err != nil {
 		return fmt.Errorf("%s: %w", k.Path(schema.SummaryTable), err)
 	}
-	// Completed and synced at the same time.
-	errs := make([]error, len(files))
-	var wg sync.WaitGroup
-	for i, f := range files {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = f.close()
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	if err := closeAll(files); err != nil {
 		return err
 	}
 	if w.opt.NoSeries {

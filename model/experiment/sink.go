@@ -56,6 +56,21 @@ func (st *stream) close() error {
 	return st.tmp.Close()
 }
 
+// closeAll completes the files at the same time (each is synced to disk).
+func closeAll(files []*stream) error {
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	for i, f := range files {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = f.close()
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
 // lockDir creates dir and takes an exclusive lock on dir/LockFile, failing
 // at once when another process holds it.
 func lockDir(dir string) (*os.File, error) {
@@ -247,17 +262,7 @@ func (s *sink) commit() error {
 			return err
 		}
 	}
-	errs := make([]error, len(s.files))
-	var wg sync.WaitGroup
-	for i, f := range s.files {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = f.close()
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	if err := closeAll(s.files); err != nil {
 		return err
 	}
 	// Every target checked again before the first rename (something may
