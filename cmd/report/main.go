@@ -74,7 +74,7 @@ func main() {
 			},
 		}},
 	}
-	xcli.Main(app, flagsFirst(os.Args))
+	xcli.Main(app, os.Args) // flags may follow the arguments (xcli.Reorder)
 }
 
 func splitList(s string) []string {
@@ -98,55 +98,4 @@ func parseWindow(s string) (report.Window, error) {
 		return report.Window{}, fmt.Errorf("--window %q: want START,END with START < END", s)
 	}
 	return report.Window{Start: x, End: y}, nil
-}
-
-// flagsFirst moves the flags of `report compare` that follow its
-// positional arguments before them (urfave/cli stops parsing flags at the
-// first positional argument), so that `report compare A B --out x.pdf`
-// works as documented.
-func flagsFirst(args []string) []string {
-	ci := -1
-	for i, a := range args {
-		if a == "compare" {
-			ci = i
-			break
-		}
-		if strings.HasPrefix(a, "-") && !strings.Contains(a, "=") && takesValue(a) {
-			// Skip a root flag's value so that a directory named "compare" is not mistaken.
-			if i+1 < len(args) && args[i+1] == "compare" {
-				return args
-			}
-		}
-	}
-	if ci < 0 {
-		return args
-	}
-	var flags, pos []string
-	rest := args[ci+1:]
-	for i := 0; i < len(rest); i++ {
-		a := rest[i]
-		if a == "--" {
-			pos = append(pos, rest[i+1:]...)
-			break
-		}
-		if strings.HasPrefix(a, "-") && len(a) > 1 {
-			flags = append(flags, a)
-			if !strings.Contains(a, "=") && takesValue(a) && i+1 < len(rest) {
-				flags = append(flags, rest[i+1])
-				i++
-			}
-			continue
-		}
-		pos = append(pos, a)
-	}
-	out := append(append([]string{}, args[:ci+1]...), flags...)
-	return append(out, pos...)
-}
-
-func takesValue(flag string) bool {
-	switch strings.TrimLeft(flag, "-") {
-	case "quiet", "q", "help", "h":
-		return false
-	}
-	return true
 }

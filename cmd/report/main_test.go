@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"syscall"
 	"testing"
@@ -14,20 +13,6 @@ import (
 
 	"github.com/schedlab/schedlab/analysis/results"
 )
-
-func TestFlagsFirst(t *testing.T) {
-	cases := []struct{ in, want []string }{
-		{[]string{"report", "compare", "a", "b", "--out", "x.pdf", "-q"}, []string{"report", "compare", "--out", "x.pdf", "-q", "a", "b"}},
-		{[]string{"report", "compare", "--tables=t", "a", "b"}, []string{"report", "compare", "--tables=t", "a", "b"}},
-		{[]string{"report", "--in", "compare", "--out", "r.pdf"}, []string{"report", "--in", "compare", "--out", "r.pdf"}},
-		{[]string{"report", "--in", "d"}, []string{"report", "--in", "d"}},
-	}
-	for _, c := range cases {
-		if got := flagsFirst(c.in); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("flagsFirst(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}
 
 func TestParseWindow(t *testing.T) {
 	if w, err := parseWindow("10, 20.5"); err != nil || w.Start != 10 || w.End != 20.5 {

@@ -57,15 +57,7 @@ func reproduceCommand() *cli.Command {
 	}
 }
 
-// reordered is set once the flags written after SUITE have been moved
-// before it (urfave/cli stops parsing at the first argument).
-var reordered bool
-
 func runReproduce(c *cli.Context) error {
-	if !reordered && flagAfterArgs(c.Args().Slice()) {
-		reordered = true
-		return c.App.Run(xcli.Reorder(c.App, os.Args))
-	}
 	w, log := c.App.Writer, c.App.ErrWriter
 	if c.Bool("list") {
 		if c.NArg() > 0 {
@@ -148,19 +140,6 @@ func runReproduce(c *cli.Context) error {
 		return fmt.Errorf("reproduce %s (%s): %d of %d claims disagree, %d not comparable (%d agree)", f.Name, mode, disagree, len(rows), nc, agree)
 	}
 	return nil
-}
-
-// flagAfterArgs reports whether a flag follows the first argument.
-func flagAfterArgs(args []string) bool {
-	for _, a := range args {
-		if a == "--" {
-			return false
-		}
-		if len(a) > 1 && a[0] == '-' {
-			return true
-		}
-	}
-	return false
 }
 
 // suiteSource returns an embedded suite, or the suite file name when it
