@@ -146,30 +146,32 @@ func (w *cellWriter) write(k schema.CellKey, o *output) (err error) {
 		return st, nil
 	}
 	// Jobs.
-	st, err := open(schema.JobsTable)
-	if err != nil {
-		return err
-	}
-	jpw := schema.NewWriter[schema.Job](st.buf, meta)
-	st.pw = jpw
-	jf, err := newColFile(k.Path(schema.JobsTable), jpw, jobColumns, w.enc)
-	if err != nil {
-		return err
-	}
 	jt, _ := w.rows.Get().(*jobTable)
 	if jt == nil {
 		jt = new(jobTable)
 	}
 	defer w.rows.Put(jt)
 	jt.reset(o, w.opt.BsldTau)
-	err = jf.write(jt, jt.n)
+	if !w.opt.NoJobs {
+		st, err := open(schema.JobsTable)
+		if err != nil {
+			return err
+		}
+		jpw := schema.NewWriter[schema.Job](st.buf, meta)
+		st.pw = jpw
+		jf, err := newColFile(k.Path(schema.JobsTable), jpw, jobColumns, w.enc)
+		if err != nil {
+			return err
+		}
+		err = jf.write(jt, jt.n)
+		if err == nil {
+			err = jf.flushColumns()
+		}
+		if err != nil {
+			return err
+		}
+	}
 	jt.res = nil
-	if err == nil {
-		err = jf.flushColumns()
-	}
-	if err != nil {
-		return err
-	}
 	// Series.
 	if !w.opt.NoSeries {
 		st, err := open(schema.SeriesTable)
@@ -191,7 +193,8 @@ func (w *cellWriter) write(k schema.CellKey, o *output) (err error) {
 		}
 	}
 	// Summary.
-	if st, err = open(schema.SummaryTable); err != nil {
+	st, err := open(schema.SummaryTable)
+	if err != nil {
 		return err
 	}
 	sw := schema.NewWriter[schema.Summary](st.buf, meta)
@@ -202,9 +205,16 @@ func (w *cellWriter) write(k schema.CellKey, o *output) (err error) {
 	if err := closeAll(files); err != nil {
 		return err
 	}
-	if w.opt.NoSeries {
-		// A series file left by an earlier run of the cell would not match.
-		old := filepath.Join(w.root, filepath.FromSlash(k.Path(schema.SeriesTable)))
+	// A jobs or series file left by an earlier run of the cell would not
+	// match.
+	for _, t := range []struct {
+		table string
+		off   bool
+	}{{schema.JobsTable, w.opt.NoJobs}, {schema.SeriesTable, w.opt.NoSeries}} {
+		if !t.off {
+			continue
+		}
+		old := filepath.Join(w.root, filepath.FromSlash(k.Path(t.table)))
 		if err := os.Remove(old); err != nil && !os.IsNotExist(err) {
 			return err
 		}

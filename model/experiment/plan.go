@@ -70,6 +70,7 @@ type Options struct {
 	UntilLastArrival bool     // leave out jobs finishing after the last arrival
 	KeepPartial      bool     // replay partial SWF records instead of dropping them
 	NoSeries         bool     // do not record or write series.parquet
+	NoJobs           bool     // RunDataset: write no jobs table (the summary and series only)
 	Placement        bool     // record placements in jobs.parquet (O(pieces) per job; the count allocator scatters jobs in many pieces)
 	Out              string   // output directory; "" → write nothing
 	Version          string   // tool version recorded in the files' metadata

@@ -220,6 +220,7 @@ type Options struct {
 	// machines (Machine is then empty).
 	Sweep    string   `json:"sweep,omitempty"`
 	Machines []string `json:"machines,omitempty"`
+	NoJobs   bool     `json:"no_jobs,omitempty"` // the sweep wrote no jobs table
 }
 
 // TraceInfo is one element of the schedlab.traces metadata: the

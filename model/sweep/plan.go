@@ -95,6 +95,7 @@ type Replay struct {
 	KeepPartial      bool     `toml:"keep_partial"`
 	BsldTau          float64  `toml:"bsld_tau"`
 	Series           *bool    `toml:"series"`    // default true
+	Jobs             *bool    `toml:"jobs"`      // write the jobs table (default true)
 	Placement        *bool    `toml:"placement"` // default true
 	Check            bool     `toml:"check"`
 }
@@ -214,6 +215,7 @@ type unit struct {
 	tr    *trace.Trace                 // read from a file (while planned)
 	hint  string                       // machine hint
 	procs int                          // MaxProcs, for flat:MaxProcs
+	desc  string                       // what makes the trace (model, parameters and seed; or the file), for the fingerprint
 }
 
 // pairWeight is the relative cost per job of a scheduler, for balancing
@@ -362,6 +364,7 @@ func (f *File) options(o *experiment.Options) error {
 		Allocs: r.Allocs, Scheds: r.Scheds, Estimates: est, BsldTau: tau, Warmup: r.Warmup,
 		UntilLastArrival: r.UntilLastArrival, KeepPartial: r.KeepPartial, Check: r.Check,
 		NoSeries: r.Series != nil && !*r.Series, Placement: r.Placement == nil || *r.Placement,
+		NoJobs: r.Jobs != nil && !*r.Jobs,
 	}
 	return nil
 }
@@ -472,6 +475,7 @@ func (f *File) expand(i int) ([]*unit, error) {
 			return nil, at("machine", "%v", err)
 		}
 		sw := workload.Sweep{Loads: loads, Reps: w.Reps, Seed: seed, CRN: w.CRN}
+		desc := fmt.Sprintf("workload %+v %+v", spec, sw)
 		var units []*unit
 		for _, load := range loads {
 			// Generate the first replication now: a bad parameter is an
@@ -490,7 +494,7 @@ func (f *File) expand(i int) ([]*unit, error) {
 			for rep := 1; rep <= w.Reps; rep++ {
 				load, rep := load, rep
 				units = append(units, &unit{w: i, name: workload.SweepName(name, load, rep), rep: rep, load: load, jobs: n, hint: spec.Machine,
-					gen: func() (*trace.Trace, error) { return sw.WorkloadTrace(spec, load, rep) }})
+					desc: desc, gen: func() (*trace.Trace, error) { return sw.WorkloadTrace(spec, load, rep) }})
 			}
 		}
 		tiny := spec
@@ -528,12 +532,13 @@ func (f *File) expand(i int) ([]*unit, error) {
 			EffMin: lo, EffMax: hi, EffDist: or(w.EffDist, workload.DefaultEffDist), BetaP: w.BetaP, BetaQ: w.BetaQ,
 			Perfect: w.Perfect, CapMean: w.CapMean, Jobs: jobs, Horizon: w.Horizon, Name: name}
 		sw := workload.Sweep{Loads: loads, Reps: w.Reps, Seed: seed, CRN: w.CRN}
+		desc := fmt.Sprintf("malleable %+v %+v", spec, sw)
 		var units []*unit
 		for _, load := range loads {
 			for rep := 1; rep <= w.Reps; rep++ {
 				load, rep := load, rep
 				units = append(units, &unit{w: i, name: workload.SweepName(name, load, rep), rep: rep, load: load, jobs: max(jobs, 1),
-					hint: fmt.Sprintf("flat:%d", procs), gen: func() (*trace.Trace, error) { return sw.MalleableTrace(spec, load, rep) }})
+					desc: desc, hint: fmt.Sprintf("flat:%d", procs), gen: func() (*trace.Trace, error) { return sw.MalleableTrace(spec, load, rep) }})
 			}
 		}
 		tiny := spec
@@ -563,7 +568,7 @@ func (f *File) expand(i int) ([]*unit, error) {
 			rep := rep
 			tname := fmt.Sprintf("%s-rep%02d", name, rep)
 			s := workload.LublinSpec{Procs: procs, Jobs: jobs, Estimates: est, Seed: workload.SweepSeed(seed, 0, rep), Rep: rep, Name: tname}
-			units = append(units, &unit{w: i, name: tname, rep: rep, load: -1, jobs: jobs, hint: fmt.Sprintf("flat:%d", procs),
+			units = append(units, &unit{w: i, name: tname, rep: rep, load: -1, jobs: jobs, hint: fmt.Sprintf("flat:%d", procs), desc: fmt.Sprintf("lublin %+v", s),
 				gen: func() (*trace.Trace, error) { return workload.GenerateLublin(s) }})
 		}
 		tiny := workload.LublinSpec{Procs: procs, Jobs: 10, Estimates: est, Seed: seed}
@@ -690,8 +695,12 @@ func (f *File) readTraces(i int) ([]*unit, error) {
 		if err != nil {
 			return nil, err
 		}
+		desc := path
+		if st, err := os.Stat(path); err == nil {
+			desc = fmt.Sprintf("%s %d bytes", path, st.Size())
+		}
 		units = append(units, &unit{w: i, name: t.Name, rep: t.Provenance.Rep, load: t.Provenance.Load, jobs: len(t.Jobs),
-			tr: t, hint: t.Machine, procs: int(t.MaxProcs())})
+			tr: t, hint: t.Machine, procs: int(t.MaxProcs()), desc: desc})
 	}
 	return units, nil
 }

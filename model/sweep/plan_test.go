@@ -141,6 +141,16 @@ func TestFingerprint(t *testing.T) {
 	if a.Fingerprint() == c.Fingerprint() {
 		t.Errorf("the warm-up did not change the fingerprint")
 	}
+	// The model's parameters and seed make the traces: they count.
+	for _, edit := range [][2]string{{"seed = 3", "seed = 4"}, {"jobs = 200", "jobs = 200\nmean = 11"}, {"reps = 2", "reps = 2\ncrn = true"}} {
+		d, err := decode(t, strings.Replace(basePlan, edit[0], edit[1], 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Fingerprint() == a.Fingerprint() {
+			t.Errorf("%q → %q did not change the fingerprint", edit[0], edit[1])
+		}
+	}
 }
 
 // ext's keys are accepted and decoded; a key unknown to both is refused;

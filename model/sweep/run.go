@@ -91,8 +91,9 @@ func (p *Plan) CellsOf(s Shard) []Cell {
 }
 
 // Fingerprint identifies the plan's results: a hash of its name, replay
-// options and cells (not of its text: comments and key order do not
-// matter, nor do the shards).
+// options, cells and what makes each trace (the model with every
+// parameter and seed, or the file's path and size): not of its text, so
+// comments and key order do not matter, nor do the shards.
 func (p *Plan) Fingerprint() string {
 	h := sha256.New()
 	o := p.opt
@@ -100,10 +101,7 @@ func (p *Plan) Fingerprint() string {
 	for i := range p.Cells {
 		c := &p.Cells[i]
 		u := p.units[c.unit]
-		fmt.Fprintf(h, "%s\t%d\t%s\t%s\t%s\t%d\n", c.Trace, c.Rep, c.Machine, c.Alloc, c.Sched, u.jobs)
-		if u.gen == nil && u.tr != nil {
-			fmt.Fprintf(h, "\t%s\n", u.tr.Provenance.Source)
-		}
+		fmt.Fprintf(h, "%s\t%d\t%s\t%s\t%s\t%d\t%s\n", c.Trace, c.Rep, c.Machine, c.Alloc, c.Sched, u.jobs, u.desc)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
@@ -116,7 +114,7 @@ func (p *Plan) metaOptions(o experiment.Options) schema.Options {
 	}
 	return schema.Options{Machine: m, Allocs: o.Allocs, Scheds: o.Scheds, Estimates: o.Estimates, BsldTau: o.BsldTau,
 		Warmup: o.Warmup, UntilLastArrival: o.UntilLastArrival, Check: o.Check, Placement: o.Placement,
-		Sweep: p.Name, Machines: p.File.Replay.Machines}
+		Sweep: p.Name, Machines: p.File.Replay.Machines, NoJobs: o.NoJobs}
 }
 
 // Options configures Run.
@@ -206,7 +204,10 @@ func (p *Plan) checkManifest(dir string) error {
 // complete reports whether a cell's files are all in place.
 func (p *Plan) complete(dir string, c *Cell) bool {
 	k := c.Key(p.Name)
-	tables := []string{schema.JobsTable, schema.SummaryTable}
+	tables := []string{schema.SummaryTable}
+	if !p.opt.NoJobs {
+		tables = append(tables, schema.JobsTable)
+	}
 	if !p.opt.NoSeries {
 		tables = append(tables, schema.SeriesTable)
 	}

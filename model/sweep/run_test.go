@@ -162,3 +162,37 @@ func TestShardLocks(t *testing.T) {
 		t.Errorf("whole run beside shards: %v", err)
 	}
 }
+
+// jobs = false writes the summary and series tables only; a cell is then
+// complete without a jobs file, and jobs files of an earlier run are
+// removed.
+func TestNoJobs(t *testing.T) {
+	dir := t.TempDir()
+	p, err := decode(t, basePlan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(p, Options{Out: dir, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, ManifestFile)) // another plan, same cells
+	q, err := decode(t, basePlan+"jobs = false\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(q, Options{Out: dir, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	got := files(t, dir)
+	if len(got) != 2*len(q.Cells) {
+		t.Fatalf("%d files for %d cells without jobs", len(got), len(q.Cells))
+	}
+	for k := range got {
+		if strings.HasPrefix(k, "jobs") {
+			t.Errorf("jobs file %s", k)
+		}
+	}
+	if m, err := Merge(q, dir); err != nil || len(m) != 0 {
+		t.Errorf("merge: %d missing, %v", len(m), err)
+	}
+}
