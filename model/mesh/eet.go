@@ -3,6 +3,7 @@ package mesh
 import (
 	"math"
 	"math/bits"
+	"slices"
 
 	"github.com/schedlab/schedlab/model/policy"
 )
@@ -412,7 +413,8 @@ func (e *EET) side(s *State, b []uint64, horiz bool, c, lo, hi, w, h int, zp flo
 // freeBases returns the bases of the free w×h submeshes of g as Grid.Bases
 // does (the same bitset, in a buffer of e's), computed another way:
 // along each row from its maximal free runs (a run of length l ≥ w holds
-// l−w+1 bases), O(runs) per row rather than O(words · log w), then across
+// l−w+1 bases), O(runs) per row rather than O(words · log w), copied from
+// the row below when the busy row is the same, then across
 // h rows by a sliding-window AND (van Herk and Gil & Werman: prefix and
 // suffix ANDs within blocks of h rows), three passes whatever h.
 func (e *EET) freeBases(g *Grid, w, h int) []uint64 {
@@ -429,6 +431,12 @@ func (e *EET) freeBases(g *Grid, w, h int) []uint64 {
 	last := g.W - w
 	for y := 0; y < g.H; y++ {
 		row, out := g.rows[y*words:(y+1)*words], b[y*words:(y+1)*words]
+		if y > 0 && slices.Equal(row, g.rows[(y-1)*words:y*words]) {
+			// A row like the one below it (the rows a job spans): the
+			// same bases.
+			copy(out, b[(y-1)*words:y*words])
+			continue
+		}
 		for x := 0; x <= last; {
 			s := eetNext(row, x, g.W, false)
 			if s > last {
