@@ -256,3 +256,32 @@ func TestBuddy2DMachines(t *testing.T) {
 		}
 	}
 }
+
+// A clone's lists are its own: allocating in the clone leaves the
+// original's lists as they were.
+func TestBuddy2DClone(t *testing.T) {
+	b, _ := NewBuddy2D(8)
+	a := NewAllocator("2dbs", 8, 8, b, false)
+	if _, ok := a.Allocate(&policy.Job{ID: 1, Width: 2, Height: 2, Procs: 4}); !ok {
+		t.Fatal("2×2 failed")
+	}
+	before := [4][]Rect{b.FreeBlocks(0), b.FreeBlocks(1), b.FreeBlocks(2), b.FreeBlocks(3)}
+	c := a.Clone().(*Allocator)
+	if _, ok := c.Allocate(&policy.Job{ID: 2, Width: 1, Height: 1, Procs: 1}); !ok {
+		t.Fatal("1×1 in the clone failed")
+	}
+	for k := range before {
+		got := b.FreeBlocks(k)
+		if len(got) != len(before[k]) {
+			t.Fatalf("FBL_%d of the original: %v, was %v", k, got, before[k])
+		}
+		for i := range got {
+			if got[i] != before[k][i] {
+				t.Fatalf("FBL_%d of the original: %v, was %v", k, got, before[k])
+			}
+		}
+	}
+	if c.strat.(*Buddy2D) == b || len(c.strat.(*Buddy2D).FreeBlocks(0)) != 3 {
+		t.Errorf("the clone's FBL_0: %v", c.strat.(*Buddy2D).FreeBlocks(0))
+	}
+}
