@@ -3,7 +3,6 @@ package mesh
 import (
 	"math"
 	"math/bits"
-	"slices"
 
 	"github.com/schedlab/schedlab/model/policy"
 )
@@ -53,18 +52,15 @@ import (
 // only the running jobs with e > t are looked at. An estimate that is
 // negative or not finite counts as 0.
 //
-// Both strategies compute the free bases as Grid.Bases does, from the
-// maximal free runs of each row and a sliding-window AND across rows
-// (freeBases), and remember the last request that found no submesh, so
-// that a blocked queue head retried on an unchanged mesh costs O(N_A).
+// Both strategies take the free bases from Grid.Bases, and remember the
+// last request that found no submesh, so that a blocked queue head retried
+// on an unchanged mesh costs O(N_A).
 type EET struct {
 	Corners bool // EET-SC: search the coverage array's corners; else EET-SB, the busy submeshes' boundaries
 
-	live  []eetJob // running jobs with e > t, |z − e| precomputed
-	near  []eetJob // the live jobs near one side (EET-SB)
-	pts   []int    // positions to score along one side (EET-SB)
-	bases []uint64 // free bases (freeBases)
-	pre   []uint64 // prefix ANDs (freeBases)
+	live []eetJob // running jobs with e > t, |z − e| precomputed
+	near []eetJob // the live jobs near one side (EET-SB)
+	pts  []int    // positions to score along one side (EET-SB)
 
 	// The last request that found no free submesh, and the busy list it
 	// saw: a scheduler retries a blocked head at every arrival, on an
@@ -150,7 +146,7 @@ func (e *EET) Find(s *State, j *policy.Job, w, h int) (Rect, bool) {
 		if k == 1 && w == h || ow > s.W || oh > s.H {
 			continue
 		}
-		b := e.freeBases(s.Grid, ow, oh)
+		b := s.Bases(ow, oh)
 		if !eetAny(b) {
 			continue
 		}
@@ -408,107 +404,4 @@ func (e *EET) side(s *State, b []uint64, horiz bool, c, lo, hi, w, h int, zp flo
 		best.offer(r, eetTECTD(r, near, zp, s.W, s.H), rot)
 	}
 	e.pts, e.near = pts, near
-}
-
-// freeBases returns the bases of the free w×h submeshes of g as Grid.Bases
-// does (the same bitset, in a buffer of e's), computed another way:
-// along each row from its maximal free runs (a run of length l ≥ w holds
-// l−w+1 bases), O(runs) per row rather than O(words · log w), copied from
-// the row below when the busy row is the same, then across
-// h rows by a sliding-window AND (van Herk and Gil & Werman: prefix and
-// suffix ANDs within blocks of h rows), three passes whatever h.
-func (e *EET) freeBases(g *Grid, w, h int) []uint64 {
-	words := g.words
-	n := g.H * words
-	if cap(e.bases) < n {
-		e.bases, e.pre = make([]uint64, n), make([]uint64, n)
-	}
-	b, pre := e.bases[:n], e.pre[:n]
-	clear(b)
-	if w < 1 || h < 1 || w > g.W || h > g.H {
-		return b
-	}
-	last := g.W - w
-	for y := 0; y < g.H; y++ {
-		row, out := g.rows[y*words:(y+1)*words], b[y*words:(y+1)*words]
-		if y > 0 && slices.Equal(row, g.rows[(y-1)*words:y*words]) {
-			// A row like the one below it (the rows a job spans): the
-			// same bases.
-			copy(out, b[(y-1)*words:y*words])
-			continue
-		}
-		for x := 0; x <= last; {
-			s := eetNext(row, x, g.W, false)
-			if s > last {
-				break
-			}
-			t := eetNext(row, s, g.W, true)
-			if t-s >= w {
-				eetSetRange(out, s, t-w)
-			}
-			x = t + 1
-		}
-	}
-	if h > 1 {
-		for k := 0; k < g.H; k += h {
-			end := min(k+h, g.H) // block k..end−1
-			// pre: the AND of rows from the block's start to each row.
-			copy(pre[k*words:(k+1)*words], b[k*words:(k+1)*words])
-			for y := k + 1; y < end; y++ {
-				for i := y * words; i < (y+1)*words; i++ {
-					pre[i] = pre[i-words] & b[i]
-				}
-			}
-			// b: the AND of rows from each row to the block's end, in
-			// place.
-			for y := end - 2; y >= k; y-- {
-				for i := y * words; i < (y+1)*words; i++ {
-					b[i] &= b[i+words]
-				}
-			}
-		}
-		// The window y..y+h−1: the suffix of y's block and the prefix of
-		// the next one up to y+h−1 (the whole block when y starts one).
-		for k := 0; k+h <= g.H; k += h {
-			for y := k + 1; y < k+h && y+h <= g.H; y++ {
-				for i := y * words; i < (y+1)*words; i++ {
-					b[i] &= pre[i+(h-1)*words]
-				}
-			}
-		}
-		clear(b[(g.H-h+1)*words:])
-	}
-	return b
-}
-
-// eetNext returns the first column ≥ x of a row (one of Grid's bitset
-// rows) that is busy (busy true) or free, or W when there is none.
-func eetNext(row []uint64, x, W int, busy bool) int {
-	for i := x / 64; i < len(row); i++ {
-		v := row[i]
-		if !busy {
-			v = ^v
-		}
-		if i == x/64 {
-			v &= ^uint64(0) << (uint(x) % 64)
-		}
-		if v != 0 {
-			return min(W, i*64+bits.TrailingZeros64(v))
-		}
-	}
-	return W
-}
-
-// eetSetRange sets bits a..b (inclusive) of a row.
-func eetSetRange(row []uint64, a, b int) {
-	for i := a / 64; i <= b/64; i++ {
-		m := ^uint64(0)
-		if i == a/64 {
-			m <<= uint(a) % 64
-		}
-		if i == b/64 && b%64 != 63 {
-			m &= uint64(1)<<(uint(b)%64+1) - 1
-		}
-		row[i] |= m
-	}
 }

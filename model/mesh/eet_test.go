@@ -321,39 +321,6 @@ func eetBruteForce(t *testing.T, seed uint64) {
 	}
 }
 
-// EET's own free-base bitset (runs along rows, sliding-window AND across)
-// equals Grid.Bases on random grids of every width class and random
-// requests.
-func TestEETFreeBases(t *testing.T) {
-	r := rand.New(rand.NewPCG(11, 12))
-	e := &EET{}
-	for _, dim := range [][2]int{{1, 1}, {5, 3}, {32, 32}, {64, 7}, {65, 9}, {100, 13}, {130, 6}, {128, 128}, {16, 8}} {
-		W, H := dim[0], dim[1]
-		for trial := 0; trial < 30; trial++ {
-			g := NewGrid(W, H)
-			for k := 0; k < r.IntN(20); k++ {
-				rc := Rect{r.IntN(W), r.IntN(H), 1 + r.IntN(max(1, W/3)), 1 + r.IntN(max(1, H/3))}
-				if rc.Inside(W, H) && g.IsFree(rc) {
-					g.Set(rc)
-				}
-			}
-			for q := 0; q < 20; q++ {
-				w, h := 1+r.IntN(W), 1+r.IntN(H)
-				if q < 5 {
-					w, h = 1+r.IntN(min(W, 4)), 1+r.IntN(min(H, 4))
-				}
-				want := g.Bases(w, h, nil)
-				got := e.freeBases(g, w, h)
-				for i := range want {
-					if got[i] != want[i] {
-						t.Fatalf("%dx%d mesh, %dx%d request: word %d (row %d) %#x, want %#x", W, H, w, h, i, i/g.words, got[i], want[i])
-					}
-				}
-			}
-		}
-	}
-}
-
 // TECTD (the busy-list form) equals the node-by-node sum on random free
 // submeshes of random layouts.
 func TestEETTECTDNaive(t *testing.T) {

@@ -14,6 +14,7 @@ package mesh
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 )
 
 // Rect is a submesh: lower-left corner (X, Y), W columns and H rows
@@ -48,6 +49,7 @@ type Grid struct {
 	words int      // words per row
 	rows  []uint64 // H rows of words
 	busy  int
+	pre   []uint64 // Bases's scratch
 }
 
 // NewGrid returns an all-free W×H grid.
@@ -60,6 +62,7 @@ func NewGrid(w, h int) *Grid {
 func (g *Grid) Clone() *Grid {
 	c := *g
 	c.rows = append([]uint64(nil), g.rows...)
+	c.pre = nil
 	return &c
 }
 
@@ -131,142 +134,108 @@ func (g *Grid) IsFree(r Rect) bool {
 // Bases returns the bases of the free w×h submeshes as a bitset in dst
 // (resized), laid out as the grid's rows: bit x of row y is set when the
 // submesh with lower-left corner (x, y) lies inside the mesh and is free.
-// It is the complement of Zhu's coverage array C (Chu §2.4.3), computed
-// word-parallel: free runs of w columns by log-doubling shifts along each
-// row, then of h rows by log-doubling ANDs across rows.
+// It is the complement of Zhu's coverage array C (Chu 1995 §2.4.3),
+// computed a word at a time: along each row from its maximal free runs (a
+// run of length l ≥ w holds l−w+1 bases), O(runs) per row, copied from
+// the row below when the busy row is the same (the rows a job spans);
+// then across h rows by a sliding-window AND (van Herk; Gil & Werman:
+// prefix and suffix ANDs within blocks of h rows), three passes whatever
+// h. It allocates nothing once dst and the grid's scratch have grown.
 func (g *Grid) Bases(w, h int, dst []uint64) []uint64 {
-	n := g.H * g.words
+	words := g.words
+	n := g.H * words
 	if cap(dst) < n {
 		dst = make([]uint64, n)
 	}
-	dst = dst[:n]
+	if cap(g.pre) < n {
+		g.pre = make([]uint64, n)
+	}
+	b, pre := dst[:n], g.pre[:n]
+	clear(b)
 	if w < 1 || h < 1 || w > g.W || h > g.H {
-		clear(dst)
-		return dst
+		return b
 	}
-	// Horizontal: bit x set when x..x+w−1 are free.
-	tmp := make([]uint64, g.words)
-	acc := make([]uint64, g.words)
+	last := g.W - w
 	for y := 0; y < g.H; y++ {
-		row := dst[y*g.words : (y+1)*g.words]
-		busy := g.rows[y*g.words : (y+1)*g.words]
-		for i := range row {
-			row[i] = ^busy[i]
+		row, out := g.rows[y*words:(y+1)*words], b[y*words:(y+1)*words]
+		if y > 0 && slices.Equal(row, g.rows[(y-1)*words:y*words]) {
+			copy(out, b[(y-1)*words:y*words])
+			continue
 		}
-		g.maskRow(row)
-		runs(row, w, tmp, acc)
-		copy(row, acc)
-		g.limitRow(row, g.W-w)
+		for x := 0; x <= last; {
+			s := nextBit(row, x, g.W, false)
+			if s > last {
+				break
+			}
+			t := nextBit(row, s, g.W, true)
+			if t-s >= w {
+				setRange(out, s, t-w)
+			}
+			x = t + 1
+		}
 	}
-	// Vertical: row y keeps the bits set in rows y..y+h−1.
 	if h > 1 {
-		verticalRuns(dst, g.H, g.words, h)
-	}
-	for y := g.H - h + 1; y < g.H; y++ {
-		clear(dst[y*g.words : (y+1)*g.words])
-	}
-	return dst
-}
-
-// maskRow clears the bits beyond the mesh's width.
-func (g *Grid) maskRow(row []uint64) {
-	if r := g.W % 64; r != 0 {
-		row[len(row)-1] &= uint64(1)<<uint(r) - 1
-	}
-}
-
-// limitRow clears the bits of columns > last.
-func (g *Grid) limitRow(row []uint64, last int) {
-	for i := range row {
-		lo := i * 64
-		switch {
-		case last < lo:
-			row[i] = 0
-		case last < lo+63:
-			row[i] &= uint64(1)<<uint(last-lo+1) - 1
-		}
-	}
-}
-
-// shiftDown sets dst to src shifted toward lower columns by k: bit x of
-// dst = bit x+k of src.
-func shiftDown(dst, src []uint64, k int) {
-	ws, bs := k/64, uint(k%64)
-	for i := range dst {
-		var v uint64
-		if j := i + ws; j < len(src) {
-			v = src[j] >> bs
-			if bs != 0 && j+1 < len(src) {
-				v |= src[j+1] << (64 - bs)
-			}
-		}
-		dst[i] = v
-	}
-}
-
-// runs sets acc to the bits x of row such that x..x+w−1 are all set, by
-// binary decomposition of w: cur holds runs of length l (doubling), acc
-// the runs of the lengths of w's bits taken so far, starting at x+shift.
-func runs(row []uint64, w int, tmp, acc []uint64) {
-	for i := range acc {
-		acc[i] = ^uint64(0)
-	}
-	cur := append([]uint64(nil), row...)
-	shift, l := 0, 1
-	for w > 0 {
-		if w&1 == 1 {
-			shiftDown(tmp, cur, shift)
-			for i := range acc {
-				acc[i] &= tmp[i]
-			}
-			shift += l
-		}
-		w >>= 1
-		if w > 0 {
-			shiftDown(tmp, cur, l)
-			for i := range cur {
-				cur[i] &= tmp[i]
-			}
-			l *= 2
-		}
-	}
-}
-
-// verticalRuns keeps, in each row y, the bits set in rows y..y+h−1
-// (rows past the last count as clear).
-func verticalRuns(rows []uint64, nrows, words, h int) {
-	cur := append([]uint64(nil), rows...)
-	acc := make([]uint64, len(rows))
-	for i := range acc {
-		acc[i] = ^uint64(0)
-	}
-	get := func(s []uint64, y, i int) uint64 {
-		if y >= nrows {
-			return 0
-		}
-		return s[y*words+i]
-	}
-	shift, l := 0, 1
-	for h > 0 {
-		if h&1 == 1 {
-			for y := 0; y < nrows; y++ {
-				for i := 0; i < words; i++ {
-					acc[y*words+i] &= get(cur, y+shift, i)
+		for k := 0; k < g.H; k += h {
+			end := min(k+h, g.H) // block k..end−1
+			// pre: the AND of rows from the block's start to each row.
+			copy(pre[k*words:(k+1)*words], b[k*words:(k+1)*words])
+			for y := k + 1; y < end; y++ {
+				for i := y * words; i < (y+1)*words; i++ {
+					pre[i] = pre[i-words] & b[i]
 				}
 			}
-			shift += l
-		}
-		h >>= 1
-		if h > 0 {
-			for y := 0; y < nrows; y++ {
-				for i := 0; i < words; i++ {
-					cur[y*words+i] &= get(cur, y+l, i)
+			// b: the AND of rows from each row to the block's end, in
+			// place.
+			for y := end - 2; y >= k; y-- {
+				for i := y * words; i < (y+1)*words; i++ {
+					b[i] &= b[i+words]
 				}
 			}
-			l *= 2
+		}
+		// The window y..y+h−1: the suffix of y's block and the prefix of
+		// the next one up to y+h−1 (the whole block when y starts one).
+		for k := 0; k+h <= g.H; k += h {
+			for y := k + 1; y < k+h && y+h <= g.H; y++ {
+				for i := y * words; i < (y+1)*words; i++ {
+					b[i] &= pre[i+(h-1)*words]
+				}
+			}
+		}
+		clear(b[(g.H-h+1)*words:])
+	}
+	return b
+}
+
+// nextBit returns the first column ≥ x of a row of the grid that is busy
+// (busy true) or free, or W when there is none.
+func nextBit(row []uint64, x, W int, busy bool) int {
+	for i := x / 64; i < len(row); i++ {
+		v := row[i]
+		if !busy {
+			v = ^v
+		}
+		if i == x/64 {
+			v &= ^uint64(0) << (uint(x) % 64)
+		}
+		if v != 0 {
+			return min(W, i*64+bits.TrailingZeros64(v))
 		}
 	}
-	copy(rows, acc)
+	return W
+}
+
+// setRange sets bits a..b (inclusive) of a row.
+func setRange(row []uint64, a, b int) {
+	for i := a / 64; i <= b/64; i++ {
+		m := ^uint64(0)
+		if i == a/64 {
+			m <<= uint(a) % 64
+		}
+		if i == b/64 && b%64 != 63 {
+			m &= uint64(1)<<(uint(b)%64+1) - 1
+		}
+		row[i] |= m
+	}
 }
 
 // FirstBase returns the first set bit of a Bases bitset in row-major order

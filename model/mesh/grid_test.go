@@ -9,7 +9,7 @@ import (
 // (one word, a word and a bit, several words) and random requests.
 func TestBasesBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for _, dim := range [][2]int{{1, 1}, {5, 3}, {32, 32}, {64, 7}, {65, 9}, {100, 13}, {130, 6}, {16, 8}} {
+	for _, dim := range [][2]int{{1, 1}, {5, 3}, {32, 32}, {64, 7}, {65, 9}, {100, 13}, {130, 6}, {16, 8}, {128, 128}} {
 		W, H := dim[0], dim[1]
 		for trial := 0; trial < 40; trial++ {
 			g := NewGrid(W, H)
