@@ -193,3 +193,28 @@ func (a *Allocator) Clone() policy.Allocator {
 
 // State returns the allocator's state (read-only: for tests and reports).
 func (a *Allocator) State() *State { return a.st }
+
+// waitingUser is a strategy that looks at the waiting jobs (k-lookahead).
+type waitingUser interface{ SetWaiting(v policy.Waiting) }
+
+// waitingAllocator is an Allocator whose strategy looks at the waiting
+// jobs: only these are policy.WaitingAware, so that the engine keeps the
+// waiting set for them alone.
+type waitingAllocator struct{ *Allocator }
+
+// SetWaiting passes the engine's view to the strategy.
+func (a waitingAllocator) SetWaiting(v policy.Waiting) { a.strat.(waitingUser).SetWaiting(v) }
+
+// Clone keeps the capability.
+func (a waitingAllocator) Clone() policy.Allocator {
+	return waitingAllocator{a.Allocator.Clone().(*Allocator)}
+}
+
+// wrap returns a as a policy.Allocator with the capabilities of its
+// strategy.
+func wrap(a *Allocator) policy.Allocator {
+	if _, ok := a.strat.(waitingUser); ok {
+		return waitingAllocator{a}
+	}
+	return a
+}

@@ -1,14 +1,10 @@
 package mesh
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/policy"
-	"github.com/schedlab/schedlab/model/sched"
-	"github.com/schedlab/schedlab/model/workload"
 )
 
 // bruteBoundary counts r's perimeter neighbours that are busy or outside
@@ -300,83 +296,6 @@ func TestBusyListFig81(t *testing.T) {
 		}
 		if got, ok := b.Find(s, nil, 3, 3); !ok || got != (Rect{6, 4, 3, 3}) {
 			t.Errorf("modified %v: %v %v, want <6,4,8,6>", modified, got, ok)
-		}
-	}
-}
-
-// benchWaiting stands in for the frame's forwarding of the engine's
-// waiting view to a strategy (policy.WaitingAware).
-type benchWaiting struct {
-	*Allocator
-	l *Lookahead
-}
-
-func (a benchWaiting) SetWaiting(v policy.Waiting) { a.l.SetWaiting(v) }
-
-// benchStrategies are the strategies of the benchmark, ff as a reference.
-var benchStrategies = []struct {
-	name   string
-	rotate bool
-	new    func() Strategy
-}{
-	{"ff", false, func() Strategy { return FirstFit{} }},
-	{"bl", true, func() Strategy { return NewBusyList(false) }},
-	{"bl-mod", true, func() Strategy { return NewBusyList(true) }},
-	{"bfl0", false, func() Strategy { return NewLookahead(0, false) }},
-	{"bfl1", false, func() Strategy { return NewLookahead(1, false) }},
-	{"wfl1", false, func() Strategy { return NewLookahead(1, true) }},
-	{"bdi", true, func() Strategy { return NewBDI() }},
-}
-
-// BenchmarkStrategies replays 50,000 jobs (Chu's run length) on mesh:32x32
-// and mesh:128x128 under FCFS: sides uniform, exponential service of mean
-// 10, offered load 0.5; it reports jobs/s of the whole simulation.
-func BenchmarkStrategies(b *testing.B) {
-	for _, machine := range []string{"mesh:32x32", "mesh:128x128"} {
-		m, err := policy.ParseMachine(machine)
-		if err != nil {
-			b.Fatal(err)
-		}
-		tr, err := workload.Generate(workload.WorkloadSpec{
-			Machine:  machine,
-			Size:     workload.SizeSpec{Dist: workload.SizeUniform},
-			Service:  workload.Service{Kind: workload.ServiceExp, Mean: 10},
-			Arrivals: workload.Arrivals{Load: 0.5, Jobs: 50000},
-			Seed:     1,
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
-		src, rej := engine.Jobs(tr, m, engine.EstimatesActual)
-		if len(rej) > 0 {
-			b.Fatalf("%d jobs rejected", len(rej))
-		}
-		var fcfs policy.SchedulerSpec
-		for _, s := range sched.Schedulers() {
-			if s.Name == "fcfs" {
-				fcfs = s
-			}
-		}
-		for _, st := range benchStrategies {
-			b.Run(fmt.Sprintf("%s/%s", machine, st.name), func(b *testing.B) {
-				jobs := make([]policy.Job, len(src))
-				for b.Loop() {
-					copy(jobs, src)
-					s, err := fcfs.New(m, policy.Params{})
-					if err != nil {
-						b.Fatal(err)
-					}
-					strat := st.new()
-					var a policy.Allocator = NewAllocator(st.name, m.Width, m.Height, strat, st.rotate)
-					if l, ok := strat.(*Lookahead); ok {
-						a = benchWaiting{a.(*Allocator), l}
-					}
-					if _, err := engine.Run(jobs, m, a, s, engine.Options{}); err != nil {
-						b.Fatal(err)
-					}
-				}
-				b.ReportMetric(float64(len(src))*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
-			})
 		}
 	}
 }

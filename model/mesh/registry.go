@@ -21,6 +21,39 @@ var strategies = []strategy{
 		new: func(policy.Machine, policy.Params) (Strategy, error) { return FirstFit{}, nil }},
 	{name: "ff-rot", rotate: true, doc: "first fit with a 90° rotation as fallback (Sched-All's \"First Fit (modified)\", Chu 1995 §2.4.3)",
 		new: func(policy.Machine, policy.Params) (Strategy, error) { return FirstFit{Rotate: true}, nil }},
+	{name: "bf", doc: "Zhu's best fit: the corner of the coverage array with the most 1s around it, then the smallest area (Chu 1995 §2.4.4)",
+		new: func(policy.Machine, policy.Params) (Strategy, error) { return BestFit{}, nil }},
+	{name: "bf-rot", rotate: true, doc: "best fit comparing the corners of both orientations (Sched-All's \"Best Fit (modified)\", Chu 1995 §2.4.4, Ch. 7)",
+		new: func(policy.Machine, policy.Params) (Strategy, error) { return BestFit{Rotate: true}, nil }},
+	{name: "as", rotate: true, doc: "Ding & Bhuyan's adaptive scan: the lowest, then leftmost free base; rotated as a fallback (Chu 1995 §2.4.5)",
+		new: func(policy.Machine, policy.Params) (Strategy, error) { return AdaptiveScan{}, nil }},
+	{name: "fs", doc: "Chuang & Tzeng's frame sliding: w×h frames, strides w and h, serpentine from the lowest, leftmost free node; may miss free submeshes (Chu 1995 §2.4.2)",
+		new: func(policy.Machine, policy.Params) (Strategy, error) { return FrameSliding{}, nil }},
+	{name: "2dbs", doc: "Li & Cheng's 2-D buddy system: power-of-two square blocks from free block lists; square power-of-two meshes only (Chu 1995 §2.4.1)",
+		new: func(m policy.Machine, _ policy.Params) (Strategy, error) {
+			b, err := NewBuddy2D(m.Width)
+			if err != nil {
+				return nil, err
+			}
+			return b, nil
+		},
+		machines: Buddy2DMachines},
+	{name: "bl", rotate: true, doc: "Das Sharma & Pradhan's busy list: candidates at the corners of the allocated submeshes (sliding along them while busy) and of the mesh, the highest boundary value in either orientation (Chu 1995 §2.4.6)",
+		new: func(policy.Machine, policy.Params) (Strategy, error) { return NewBusyList(false), nil }},
+	{name: "bl-mod", rotate: true, doc: "modified busy list: the free position of highest boundary value next to any allocated submesh or the mesh edge, in either orientation (Sched-All's \"Busy List (modified)\", Chu 1995 §2.4.6, Table 3.1)",
+		new: func(policy.Machine, policy.Params) (Strategy, error) { return NewBusyList(true), nil }},
+	{name: "bfl0", doc: "Bhattacharya & Tsai's best fit over free regions: the base of the smallest (Chu 1995 §2.4.7)",
+		new: func(policy.Machine, policy.Params) (Strategy, error) { return NewLookahead(0, false), nil }},
+	{name: "bfl1", doc: "1-lookahead best fit: the smallest free region that leaves room for the largest waiting job, else the smallest (Bhattacharya & Tsai; Chu 1995 §2.4.7)",
+		new: func(policy.Machine, policy.Params) (Strategy, error) { return NewLookahead(1, false), nil }},
+	{name: "wfl1", doc: "1-lookahead worst fit: as bfl1 from the largest free region, else the largest (Bhattacharya & Tsai; Chu 1995 §2.4.7)",
+		new: func(policy.Machine, policy.Params) (Strategy, error) { return NewLookahead(1, true), nil }},
+	{name: "eet-sb", rotate: true, doc: "Estimated Execution Time, Search Boundaries: among the mesh corners and every free position along the allocated submeshes' sides, in both orientations, the smallest total difference of estimated completion times with the neighbours (TECTD) (Chu 1995 §7.1, Fig. 7.2)",
+		new: func(policy.Machine, policy.Params) (Strategy, error) { return &EET{}, nil }},
+	{name: "eet-sc", rotate: true, doc: "Estimated Execution Time, Search Corners: the smallest TECTD among the coverage array's corners, in both orientations (Chu 1995 §7.1, Fig. 7.3)",
+		new: func(policy.Machine, policy.Params) (Strategy, error) { return &EET{Corners: true}, nil }},
+	{name: "bdi", rotate: true, doc: "Chu's Busy Distance Inverse: the free-region corner with the largest sum of inverse busy distances, rotated only when the request has no place (Chu 1995 Ch. 8)",
+		new: func(policy.Machine, policy.Params) (Strategy, error) { return NewBDI(), nil }},
 }
 
 // Allocators returns the registry entries of the mesh allocators.
@@ -46,7 +79,7 @@ func Allocators() []policy.AllocatorSpec {
 				if err != nil {
 					return nil, err
 				}
-				return NewAllocator(s.name, m.Width, m.Height, st, s.rotate), nil
+				return wrap(NewAllocator(s.name, m.Width, m.Height, st, s.rotate)), nil
 			},
 		})
 	}
