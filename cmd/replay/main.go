@@ -32,6 +32,7 @@ import (
 	"github.com/schedlab/schedlab/model/catalog"
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/experiment"
+	"github.com/schedlab/schedlab/model/mesh"
 	"github.com/schedlab/schedlab/trace"
 	embedded "github.com/schedlab/schedlab/traces"
 )
@@ -78,6 +79,7 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "out", Value: "out", Usage: "output directory"},
 			&cli.IntFlag{Name: "j", Value: runtime.GOMAXPROCS(0), Usage: "parallel runs"},
 			&cli.BoolFlag{Name: "check", Usage: "verify engine invariants (no processor held twice, capacity, causality)"},
+			&cli.StringFlag{Name: "shape", Value: mesh.ShapeSquare, Usage: "mesh machines: the w×h request of a job that gives only a processor count n: square (the most square w×h ≥ n with h = ⌈n/w⌉), row (n×1) or exact (a factor pair w·h = n); a job with no shape that fits is rejected"},
 			&cli.StringFlag{Name: "estimates", Value: engine.EstimatesRequested, Usage: "runtime estimates: requested (user's requested time when known, else actual) or actual"},
 			&cli.Float64Flag{Name: "bsld-tau", Value: experiment.DefaultBsldTau, Usage: "bounded-slowdown threshold τ (seconds)"},
 			&cli.IntFlag{Name: "warmup", Usage: "leave the first N jobs out of the statistics"},
@@ -165,7 +167,7 @@ func run(c *cli.Context) error {
 	quiet := c.Bool("quiet")
 	opt := experiment.Options{
 		Machine: c.String("machine"), Allocs: allocs, Scheds: scheds, Workers: c.Int("j"),
-		Check: c.Bool("check"), Estimates: c.String("estimates"), BsldTau: c.Float64("bsld-tau"),
+		Check: c.Bool("check"), Estimates: c.String("estimates"), BsldTau: c.Float64("bsld-tau"), Shape: c.String("shape"),
 		Warmup: c.Int("warmup"), UntilLastArrival: c.Bool("until-last-arrival"),
 		KeepPartial: c.Bool("keep-partial"), NoSeries: c.Bool("no-series"), Placement: c.Bool("placement"),
 		Out: c.String("out"), Version: version, ReleaseTraces: true,

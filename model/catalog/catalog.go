@@ -16,13 +16,14 @@ import (
 
 	"github.com/schedlab/schedlab/model/backfill"
 	"github.com/schedlab/schedlab/model/flat"
+	"github.com/schedlab/schedlab/model/mesh"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/sched"
 )
 
 // Allocators returns every allocator, by machine family.
 func Allocators() []policy.AllocatorSpec {
-	return flat.Allocators()
+	return append(flat.Allocators(), mesh.Allocators()...)
 }
 
 // Schedulers returns every scheduler: the scheduling family, then

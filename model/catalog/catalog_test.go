@@ -70,23 +70,41 @@ func TestErrors(t *testing.T) {
 			t.Errorf("Pairs(%v, %v): err %v, want %q", c.allocs, c.scheds, err, c.want)
 		}
 	}
-	if _, err := Pairs(policy.Machine{Kind: policy.Mesh, Procs: 4, Width: 2, Height: 2}, nil, nil); err == nil {
-		t.Errorf("mesh machine: no error without mesh allocators")
+	if _, err := Pairs(policy.Machine{Kind: policy.Cube, Procs: 16, Dim: 4}, nil, nil); err == nil {
+		t.Errorf("cube machine: no error without cube allocators")
+	}
+	// 2dbs is offered on square power-of-two meshes only.
+	mesh32x16 := policy.Machine{Kind: policy.Mesh, Procs: 512, Width: 32, Height: 16}
+	if _, err := Pairs(mesh32x16, []string{"2dbs"}, nil); err == nil || !strings.Contains(err.Error(), "not offered on machine mesh:32x16") {
+		t.Errorf("2dbs on mesh:32x16: %v", err)
+	}
+	for _, m := range []policy.Machine{mesh32x16, {Kind: policy.Mesh, Procs: 1024, Width: 32, Height: 32}} {
+		pairs, err := Pairs(m, nil, []string{"fcfs"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		has := false
+		for _, p := range pairs {
+			has = has || p.Alloc == "2dbs"
+		}
+		if has != (m.Width == m.Height) {
+			t.Errorf("%s: 2dbs among the default pairs: %v", m, has)
+		}
 	}
 }
 
 func TestList(t *testing.T) {
 	l := List()
-	// Only flat machines have allocators so far: mesh and cube are not
-	// listed (no stubs in `replay list`).
-	if len(l) != 1+len(Allocators())+len(Schedulers()) {
+	// Flat and mesh machines have allocators: cube is not listed (no
+	// stubs in `replay list`).
+	if len(l) != 2+len(Allocators())+len(Schedulers()) {
 		t.Errorf("%d lines", len(l))
 	}
 	joined := strings.Join(l, "\n")
-	if strings.Contains(joined, "machine    mesh") || strings.Contains(joined, "machine    cube") {
+	if strings.Contains(joined, "machine    cube") {
 		t.Errorf("list offers machines without allocators:\n%s", joined)
 	}
-	for _, w := range []string{"machine    flat:N", "allocator  count", "scheduler  easy", "wtl="} {
+	for _, w := range []string{"machine    flat:N", "machine    mesh:WxH", "allocator  count", "allocator  bdi", "scheduler  easy", "wtl="} {
 		if !strings.Contains(joined, w) {
 			t.Errorf("list lacks %q:\n%s", w, joined)
 		}

@@ -52,6 +52,7 @@ import (
 
 	"github.com/schedlab/schedlab/model/catalog"
 	"github.com/schedlab/schedlab/model/engine"
+	"github.com/schedlab/schedlab/model/mesh"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/schema"
 	"github.com/schedlab/schedlab/trace"
@@ -71,6 +72,7 @@ type Options struct {
 	KeepPartial      bool     // replay partial SWF records instead of dropping them
 	NoSeries         bool     // do not record or write series.parquet
 	NoJobs           bool     // RunDataset: write no jobs table (the summary and series only)
+	Shape            string   // mesh machines: the shaping rule of jobs that give only a processor count (mesh.Shapes; "" → square)
 	Placement        bool     // record placements in jobs.parquet (O(pieces) per job; the count allocator scatters jobs in many pieces)
 	Out              string   // output directory; "" → write nothing
 	Version          string   // tool version recorded in the files' metadata
@@ -129,6 +131,9 @@ type prepared struct {
 func (p *prepared) prepare(t *trace.Trace, opt *Options) {
 	jobs, rej := engine.Jobs(t, p.m, opt.Estimates)
 	p.t, p.name, p.rejected = t, t.Name, len(rej)
+	if p.m.Kind == policy.Mesh {
+		jobs = p.shape(jobs, opt.Shape)
+	}
 	if !opt.KeepPartial {
 		w := 0
 		for _, j := range jobs {
@@ -142,6 +147,26 @@ func (p *prepared) prepare(t *trace.Trace, opt *Options) {
 		jobs = jobs[:w]
 	}
 	p.jobs, p.n, p.records = jobs, len(jobs), len(t.Jobs)
+}
+
+// shape gives every job of a mesh run that has no w×h request (a real
+// log's processor count) the shape of the rule; a job with no shape that
+// fits the mesh is rejected (counted in rejected).
+func (p *prepared) shape(jobs []policy.Job, rule string) []policy.Job {
+	w := 0
+	for _, j := range jobs {
+		if j.Width <= 0 || j.Height <= 0 {
+			sw, sh, ok := mesh.Shape(j.Procs, p.m.Width, p.m.Height, rule)
+			if !ok {
+				p.rejected++
+				continue
+			}
+			j.Width, j.Height = sw, sh
+		}
+		jobs[w] = j
+		w++
+	}
+	return jobs[:w]
 }
 
 // take returns the jobs for one run: a copy, except for the last run of the
@@ -226,6 +251,12 @@ func (opt *Options) validate() error {
 	}
 	if opt.Warmup < 0 {
 		return fmt.Errorf("warmup %d: must be ≥ 0", opt.Warmup)
+	}
+	if opt.Shape == "" {
+		opt.Shape = mesh.ShapeSquare
+	}
+	if err := mesh.CheckShape(opt.Shape); err != nil {
+		return err
 	}
 	if opt.Workers < 0 {
 		return fmt.Errorf("workers %d: want at least 1", opt.Workers)

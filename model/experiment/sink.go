@@ -195,10 +195,10 @@ func metaOf(opt Options, preps []*prepared) schema.Meta {
 	}
 	o := schema.Options{Machine: opt.Machine, Allocs: opt.Allocs, Scheds: opt.Scheds, Estimates: opt.Estimates,
 		BsldTau: opt.BsldTau, Warmup: opt.Warmup, UntilLastArrival: opt.UntilLastArrival, Check: opt.Check,
-		Filters: filters, Placement: opt.Placement}
+		Filters: filters, Placement: opt.Placement, Shape: opt.Shape}
 	if opt.MetaOptions != nil {
 		o = *opt.MetaOptions
-		o.Filters = filters
+		o.Filters, o.Shape = filters, opt.Shape
 	}
 	var ts []schema.TraceInfo
 	for _, p := range preps {

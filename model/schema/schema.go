@@ -221,6 +221,7 @@ type Options struct {
 	Sweep    string   `json:"sweep,omitempty"`
 	Machines []string `json:"machines,omitempty"`
 	NoJobs   bool     `json:"no_jobs,omitempty"` // the sweep wrote no jobs table
+	Shape    string   `json:"shape,omitempty"`   // mesh shaping rule of jobs with a processor count only
 }
 
 // TraceInfo is one element of the schedlab.traces metadata: the

@@ -24,6 +24,7 @@ import (
 	"github.com/schedlab/schedlab/model/catalog"
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/experiment"
+	"github.com/schedlab/schedlab/model/mesh"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/schema"
 	"github.com/schedlab/schedlab/model/workload"
@@ -98,6 +99,7 @@ type Replay struct {
 	Jobs             *bool    `toml:"jobs"`      // write the jobs table (default true)
 	Placement        *bool    `toml:"placement"` // default true
 	Check            bool     `toml:"check"`
+	Shape            string   `toml:"shape"` // mesh machines: square (default), row or exact
 }
 
 // Decode strictly decodes a plan document read from path (used in
@@ -334,6 +336,13 @@ func (f *File) options(o *experiment.Options) error {
 	if r.Warmup < 0 {
 		return f.errAt("%d: must be ≥ 0", []any{r.Warmup}, "replay", "warmup")
 	}
+	shape := r.Shape
+	if shape == "" {
+		shape = mesh.ShapeSquare
+	}
+	if err := mesh.CheckShape(shape); err != nil {
+		return f.errAt("%v", []any{err}, "replay", "shape")
+	}
 	for i, m := range r.Machines {
 		if _, err := policy.ParseMachine(m); err != nil {
 			return f.errAt("%v", []any{err}, "replay", "machines", strconv.Itoa(i))
@@ -364,7 +373,7 @@ func (f *File) options(o *experiment.Options) error {
 		Allocs: r.Allocs, Scheds: r.Scheds, Estimates: est, BsldTau: tau, Warmup: r.Warmup,
 		UntilLastArrival: r.UntilLastArrival, KeepPartial: r.KeepPartial, Check: r.Check,
 		NoSeries: r.Series != nil && !*r.Series, Placement: r.Placement == nil || *r.Placement,
-		NoJobs: r.Jobs != nil && !*r.Jobs,
+		NoJobs: r.Jobs != nil && !*r.Jobs, Shape: shape,
 	}
 	return nil
 }
