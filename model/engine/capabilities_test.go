@@ -556,3 +556,30 @@ func TestWaitingAware(t *testing.T) {
 		t.Errorf("allocations saw %s, want %s", got, want)
 	}
 }
+
+// External fragmentation, worked by hand on flat:4 with the contiguous
+// allocator: four one-processor jobs take 0, 1, 2, 3; at t=2 the jobs on 1
+// and 3 end, leaving two free processors that are not adjacent, so job 5
+// (2 processors, waiting since t=1) waits with room until t=10.
+func TestExternalFragmentation(t *testing.T) {
+	jobs := mk([4]float64{1, 0, 10, 1}, [4]float64{2, 0, 2, 1}, [4]float64{3, 0, 10, 1}, [4]float64{4, 0, 2, 1}, [4]float64{5, 1, 2, 2})
+	res, err := engine.Run(jobs, policy.Machine{Kind: policy.Flat, Procs: 4}, flat.NewContig(4), &fifo{}, engine.Options{Check: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Jobs[4].Start != 10 {
+		t.Fatalf("job 5 started at %g, want 10", res.Jobs[4].Start)
+	}
+	if res.ExtFragTime != 8 || res.ExtFragInstants != 1 {
+		t.Errorf("external fragmentation %g over %d instants, want 8 over 1", res.ExtFragTime, res.ExtFragInstants)
+	}
+	// Under the count allocator the two free processors serve: none.
+	jobs = mk([4]float64{1, 0, 10, 1}, [4]float64{2, 0, 2, 1}, [4]float64{3, 0, 10, 1}, [4]float64{4, 0, 2, 1}, [4]float64{5, 1, 2, 2})
+	res, err = engine.Run(jobs, policy.Machine{Kind: policy.Flat, Procs: 4}, flat.NewCount(4), &fifo{}, engine.Options{Check: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExtFragTime != 0 || res.ExtFragInstants != 0 {
+		t.Errorf("count allocator: external fragmentation %g over %d instants", res.ExtFragTime, res.ExtFragInstants)
+	}
+}

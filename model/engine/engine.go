@@ -129,6 +129,13 @@ type Result struct {
 	eventPieces [][2]int32 // per event: offset and length in Pieces of the placement left
 	// First is the first arrival time, Last the last completion time.
 	First, Last float64
+	// ExtFragTime is the time during which the earliest-arrived waiting job
+	// waited although the machine had as many free processors as it needs
+	// (policy.Job.Need): external fragmentation, or a scheduler holding
+	// processors back. ExtFragInstants counts the event instants after
+	// which that held.
+	ExtFragTime     float64
+	ExtFragInstants int
 	// MaxQueue is the largest number of jobs waiting after any instant.
 	MaxQueue int
 	// QueueArea and BusyArea are the integrals over [First, Last] of the
@@ -243,11 +250,15 @@ type sim struct {
 	busy    float64
 	frac    bool // some allocation held a fractional share (policy.Sharer)
 	waiting int
-	started int       // jobs started so far
-	timers  []float64 // min-heap of wake-up times
-	owner   []int32   // Check: processor → job position+1, 0 free
-	scratch []int
-	err     error
+	head    int // no job before this position is waiting (a lower bound)
+	// fragmented: after the last instant, the earliest waiting job had
+	// as many free processors as it needs (Result.ExtFragTime).
+	fragmented bool
+	started    int       // jobs started so far
+	timers     []float64 // min-heap of wake-up times
+	owner      []int32   // Check: processor → job position+1, 0 free
+	scratch    []int
+	err        error
 }
 
 // Run replays jobs (sorted by Submit, as Jobs returns them) on machine m
@@ -349,6 +360,9 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 			dt := t - prevT
 			e.res.BusyArea += float64(e.busy) * dt
 			e.res.QueueArea += float64(e.waiting) * dt
+			if e.fragmented {
+				e.res.ExtFragTime += dt
+			}
 		}
 		prevT = t
 		e.now = t
@@ -396,6 +410,9 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 		}
 		e.res.Instants++
 		e.res.MaxQueue = max(e.res.MaxQueue, e.waiting)
+		if e.fragmented = e.headHasRoom(); e.fragmented {
+			e.res.ExtFragInstants++
+		}
 		if opt.Series {
 			e.res.Series = append(e.res.Series, Sample{Time: t, Busy: e.busy, Running: e.nRun, Queue: e.waiting})
 		}
@@ -424,6 +441,21 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 		return nil, fmt.Errorf("engine: %d of %d jobs completed", done, n)
 	}
 	return e.res, nil
+}
+
+// headHasRoom reports whether the earliest-arrived waiting job needs no
+// more processors than are free.
+func (e *sim) headHasRoom() bool {
+	if e.waiting == 0 {
+		return false
+	}
+	for e.head < len(e.jobs) && e.state[e.head] != stWaiting {
+		e.head++
+	}
+	if e.head == len(e.jobs) {
+		return false
+	}
+	return float64(e.jobs[e.head].Need()) <= float64(e.alloc.Free())
 }
 
 // pass is one scheduling pass: Schedule, then the progress model's rates,
@@ -710,6 +742,7 @@ func (e *sim) Suspend(j *policy.Job) bool {
 	if e.wait != nil {
 		e.wait.add(i)
 	}
+	e.head = min(e.head, int(i))
 	e.running[e.runPos[i]] = nil
 	e.dead++
 	e.nRun--

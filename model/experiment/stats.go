@@ -21,10 +21,16 @@ func summarize(tk task, res *engine.Result, opt Options) schema.Summary {
 	}
 	acc := metrics.NewAccumulator(opt.BsldTau)
 	filtered := int64(p.partial)
+	var allocArea, reqArea float64
 	for i := range jobs {
 		j := &jobs[i]
 		if j.Start < 0 {
 			continue // rejected by the allocator's feasibility check
+		}
+		// Fragmentation counts every job that ran, as utilization does.
+		if d := j.End - j.Start; d > 0 {
+			allocArea += res.AllocProcs[i] * d
+			reqArea += float64(j.Procs) * d
 		}
 		if i < opt.Warmup || (opt.UntilLastArrival && j.End > lastArrival) {
 			filtered++
@@ -42,5 +48,8 @@ func summarize(tk task, res *engine.Result, opt Options) schema.Summary {
 		Utilization: sys.Utilization, Makespan: sys.Makespan, Throughput: sys.Throughput, Power: sys.Power,
 		MaxQueue: int64(res.MaxQueue), MeanQueue: sys.MeanQueue, Load: t.Provenance.Load,
 		Procs: int64(p.m.Procs), BSLDTau: opt.BsldTau, Filtered: filtered, MaxWait: js.MaxWait, MeanRun: js.MeanRun,
+		InternalFrag:      metrics.InternalFragmentation(allocArea, reqArea),
+		ExternalFrag:      metrics.ExternalFragmentation(res.ExtFragTime, sys.Makespan),
+		ExternalFragCount: int64(res.ExtFragInstants),
 	}
 }

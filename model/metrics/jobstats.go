@@ -98,3 +98,28 @@ func System(first, last, busyArea, queueArea float64, procs int, counted int64, 
 	}
 	return s
 }
+
+// InternalFragmentation is the share of the allocated processor-time that
+// jobs did not request: (Σ allocated·residence − Σ requested·residence) /
+// Σ allocated·residence, over the jobs that ran. Chu 1995 §1 calls
+// allocated but unrequested processors internal fragmentation (2-D
+// buddy's power-of-two squares, a mesh shape rounding a count up). 0 when
+// nothing was allocated.
+func InternalFragmentation(allocArea, reqArea float64) float64 {
+	if allocArea <= 0 {
+		return 0
+	}
+	return (allocArea - reqArea) / allocArea
+}
+
+// ExternalFragmentation is the fraction of the makespan during which the
+// earliest waiting job waited although as many processors as it needs were
+// free (Chu 1995 §1: free processors that do not form a large enough
+// submesh; with a scheduler that holds processors back, such as a
+// reservation, that too). 0 with a zero makespan.
+func ExternalFragmentation(fragTime, makespan float64) float64 {
+	if makespan <= 0 {
+		return 0
+	}
+	return fragTime / makespan
+}

@@ -36,6 +36,16 @@ type Job struct {
 	Alloc Allocation // processors held while running; nil otherwise
 }
 
+// Need is the number of processors j occupies when placed: its w×h
+// request on a mesh (which may exceed Procs: internal fragmentation), else
+// Procs.
+func (j *Job) Need() int {
+	if j.Width > 0 && j.Height > 0 {
+		return max(j.Width*j.Height, j.Procs)
+	}
+	return j.Procs
+}
+
 // Malleable is what a malleable job's trace record says of it (Guha 1995),
 // from the work, efficiency and max_parallelism columns.
 type Malleable struct {

@@ -101,6 +101,13 @@ type Summary struct {
 	Filtered     int64   `parquet:"filtered" schema:"optional"` // jobs left out by filters
 	MaxWait      float64 `parquet:"max_wait" schema:"optional"`
 	MeanRun      float64 `parquet:"mean_run" schema:"optional"`
+	// Fragmentation (model/metrics): the share of allocated processor-time
+	// not requested, the fraction of the makespan during which the
+	// earliest waiting job had enough free processors, and the number of
+	// event instants after which it had.
+	InternalFrag      float64 `parquet:"internal_frag" schema:"optional"`
+	ExternalFrag      float64 `parquet:"external_frag" schema:"optional"`
+	ExternalFragCount int64   `parquet:"external_frag_instants" schema:"optional"`
 }
 
 // Series is one row of series.parquet: the state after all events at one
