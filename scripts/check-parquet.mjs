@@ -91,7 +91,24 @@ function cellValues(rel) {
 
 // norm renders a value for comparison across readers (int64 as bigint or
 // number, NaN and infinities, nulls).
-const norm = (v) => (v === null || v === undefined ? 'null' : typeof v === 'object' ? JSON.stringify(v, (_, x) => (typeof x === 'bigint' ? String(x) : x)) : String(v));
+// plain turns a value of either reader into plain JSON data: DuckDB's list
+// and struct values ({items: [...]}, {entries: {...}}) become arrays and
+// objects, 64-bit integers numbers (results hold integers below 2^53).
+const plain = (v) => {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'bigint') return Number(v);
+  if (Array.isArray(v)) return v.map(plain);
+  if (typeof v === 'object') {
+    if (Array.isArray(v.items)) return v.items.map(plain);
+    const o = v.entries && typeof v.entries === 'object' && !Array.isArray(v.entries) ? v.entries : v;
+    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, plain(x)]));
+  }
+  return v;
+};
+const norm = (v) => {
+  const p = plain(v);
+  return p === null ? 'null' : typeof p === 'object' ? JSON.stringify(p) : String(p);
+};
 
 async function checkTable(dir, table, summaries) {
   const root = resolve(dir, table);

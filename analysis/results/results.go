@@ -201,32 +201,32 @@ func field(f *parquet.File, name string) (parquet.Field, bool) {
 	return nil, false
 }
 
-// checkColumn reports whether node n has the physical type of a column of
-// kind k: a string, an integer, a float, or a list of pieces (a group whose
-// leaves include the integer fields x, y, w, h and mask).
-func checkColumn(n parquet.Node, k schema.Kind) bool {
+// checkColumn reports whether node n has the physical type of column c:
+// a string, an integer, a float, or a list (a group whose leaves include
+// the element's fields, each of its kind).
+func checkColumn(n parquet.Node, c schema.Column) bool {
+	k := c.Kind
 	if k == schema.List {
 		if n.Leaf() {
 			return false
 		}
-		want := map[string]bool{"x": false, "y": false, "w": false, "h": false, "mask": false}
+		want := map[string]schema.Column{}
+		found := map[string]bool{}
+		for _, e := range c.Elem {
+			want[e.Name] = e
+		}
 		var walk func(parquet.Node)
 		walk = func(n parquet.Node) {
-			for _, c := range n.Fields() {
-				if _, ok := want[c.Name()]; ok && c.Leaf() && checkColumn(c, schema.Int) {
-					want[c.Name()] = true
-				} else if !c.Leaf() {
-					walk(c)
+			for _, f := range n.Fields() {
+				if e, ok := want[f.Name()]; ok && f.Leaf() && checkColumn(f, e) {
+					found[f.Name()] = true
+				} else if !f.Leaf() {
+					walk(f)
 				}
 			}
 		}
 		walk(n)
-		for _, ok := range want {
-			if !ok {
-				return false
-			}
-		}
-		return true
+		return len(found) == len(want)
 	}
 	if !n.Leaf() {
 		return false
@@ -301,7 +301,7 @@ func checkFile(path string, osf *os.File, cols []schema.Column) (*parquet.File, 
 			}
 			return nil, fmt.Errorf("%s: missing column %q (%s)", path, c.Name, c.Kind)
 		}
-		if !checkColumn(fd, c.Kind) {
+		if !checkColumn(fd, c) {
 			t := "a group"
 			if fd.Leaf() {
 				t = fd.Type().String()

@@ -22,6 +22,7 @@ func summarize(tk task, res *engine.Result, opt Options) schema.Summary {
 	acc := metrics.NewAccumulator(opt.BsldTau)
 	filtered := int64(p.partial)
 	var allocArea, reqArea float64
+	classes := metrics.NewClassStats(metrics.SizeQuarters(p.m.Procs))
 	for i := range jobs {
 		j := &jobs[i]
 		if j.Start < 0 {
@@ -37,6 +38,11 @@ func summarize(tk task, res *engine.Result, opt Options) schema.Summary {
 			continue
 		}
 		acc.Add(j.Submit, j.Start, j.End, j.Run)
+		classes.Add(j.Procs, j.End-j.Submit)
+	}
+	sizes := make([]schema.SizeClass, len(classes.Bounds))
+	for i, b := range classes.Bounds {
+		sizes[i] = schema.SizeClass{Lo: int64(b[0]), Hi: int64(b[1]), Jobs: classes.N[i], MeanResponse: classes.Mean(i), SDResponse: classes.SD(i)}
 	}
 	js := acc.Stats()
 	sys := metrics.System(res.First, res.Last, res.BusyArea, res.QueueArea, p.m.Procs, js.N, js.MeanWait)
@@ -51,5 +57,6 @@ func summarize(tk task, res *engine.Result, opt Options) schema.Summary {
 		InternalFrag:      metrics.InternalFragmentation(allocArea, reqArea),
 		ExternalFrag:      metrics.ExternalFragmentation(res.ExtFragTime, sys.Makespan),
 		ExternalFragCount: int64(res.ExtFragInstants),
+		SizeClasses:       sizes,
 	}
 }

@@ -123,3 +123,65 @@ func ExternalFragmentation(fragTime, makespan float64) float64 {
 	}
 	return fragTime / makespan
 }
+
+// SizeQuarters returns the size classes of an n-processor machine by
+// processors requested: the quarters 1..⌊n/4⌋, ..., ⌊3n/4⌋+1..n (Chu 1995
+// §5.3's groups 1–256, 257–512, 513–768 and 769–1024 on 32×32), leaving
+// out empty ones (n < 4).
+func SizeQuarters(n int) [][2]int {
+	var out [][2]int
+	lo := 1
+	for k := 1; k <= 4; k++ {
+		hi := k * n / 4
+		if hi >= lo {
+			out = append(out, [2]int{lo, hi})
+			lo = hi + 1
+		}
+	}
+	return out
+}
+
+// ClassStats accumulates the response times of jobs by size class.
+type ClassStats struct {
+	Bounds [][2]int // lo..hi processors of each class
+	N      []int64
+	mean   []float64
+	m2     []float64
+}
+
+// NewClassStats returns an empty accumulator over the classes bounds.
+func NewClassStats(bounds [][2]int) *ClassStats {
+	k := len(bounds)
+	return &ClassStats{Bounds: bounds, N: make([]int64, k), mean: make([]float64, k), m2: make([]float64, k)}
+}
+
+// Add counts a job requesting procs processors with response time r
+// (Welford's update). A request outside every class is not counted.
+func (c *ClassStats) Add(procs int, r float64) {
+	for i, b := range c.Bounds {
+		if procs >= b[0] && procs <= b[1] {
+			c.N[i]++
+			d := r - c.mean[i]
+			c.mean[i] += d / float64(c.N[i])
+			c.m2[i] += d * (r - c.mean[i])
+			return
+		}
+	}
+}
+
+// Mean and SD return class i's mean response (NaN with no job) and its
+// standard deviation (n − 1 divisor, NaN below two jobs), as JobStats.
+func (c *ClassStats) Mean(i int) float64 {
+	if c.N[i] == 0 {
+		return math.NaN()
+	}
+	return c.mean[i]
+}
+
+// SD is class i's standard deviation of response.
+func (c *ClassStats) SD(i int) float64 {
+	if c.N[i] < 2 {
+		return math.NaN()
+	}
+	return math.Sqrt(c.m2[i] / float64(c.N[i]-1))
+}

@@ -108,6 +108,21 @@ type Summary struct {
 	InternalFrag      float64 `parquet:"internal_frag" schema:"optional"`
 	ExternalFrag      float64 `parquet:"external_frag" schema:"optional"`
 	ExternalFragCount int64   `parquet:"external_frag_instants" schema:"optional"`
+	// Response per size class: the jobs counted, by processors requested,
+	// in the quarters of the machine (metrics.SizeQuarters: Chu 1995 §5.3's
+	// four groups 1–256, 257–512, 513–768, 769–1024 on 32×32).
+	SizeClasses []SizeClass `parquet:"size_classes,list" schema:"optional"`
+}
+
+// SizeClass is one element of a summary's size_classes: the counted jobs
+// requesting lo..hi processors, their mean response and its SD (n − 1
+// divisor; NaN below two jobs, the mean NaN with none).
+type SizeClass struct {
+	Lo           int64   `parquet:"lo"`
+	Hi           int64   `parquet:"hi"`
+	Jobs         int64   `parquet:"jobs"`
+	MeanResponse float64 `parquet:"mean_response"`
+	SDResponse   float64 `parquet:"sd_response"`
 }
 
 // Series is one row of series.parquet: the state after all events at one
@@ -136,14 +151,15 @@ const (
 )
 
 func (k Kind) String() string {
-	return [...]string{"string", "int64", "double", "list<struct<x,y,w,h,mask>>"}[k]
+	return [...]string{"string", "int64", "double", "list<struct>"}[k]
 }
 
 // Column is one column of a results file.
 type Column struct {
 	Name     string
 	Kind     Kind
-	Optional bool // readers accept files without it
+	Optional bool     // readers accept files without it
+	Elem     []Column // List: the fields of an element, in order
 	field    int
 }
 
@@ -168,6 +184,7 @@ func Columns(row any) []Column {
 			c.Kind = Double
 		case reflect.Slice:
 			c.Kind = List
+			c.Elem = Columns(reflect.New(f.Type.Elem()).Elem().Interface())
 		default:
 			panic(fmt.Sprintf("schema: %s.%s: unsupported type %s", t.Name(), f.Name, f.Type))
 		}

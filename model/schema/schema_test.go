@@ -19,9 +19,13 @@ func TestColumnsInContractOrder(t *testing.T) {
 		t.Errorf("job columns\n got %v\nwant %v", got, want)
 	}
 	for _, c := range Columns(Summary{}) {
-		if c.Kind == List || c.Kind == String && c.Optional {
+		if c.Kind == List && (c.Name != "size_classes" || !c.Optional) || c.Kind == String && c.Optional {
 			t.Errorf("summary column %s: kind %s optional %v", c.Name, c.Kind, c.Optional)
 		}
+	}
+	sc := Columns(Summary{})[len(Columns(Summary{}))-1]
+	if sc.Name != "size_classes" || len(sc.Elem) != 5 || sc.Elem[0].Name != "lo" || sc.Elem[4].Kind != Double {
+		t.Errorf("size_classes column: %+v", sc)
 	}
 	if c := Columns(Job{})[19]; c.Kind != List || !c.Optional {
 		t.Errorf("placement column: %+v", c)
