@@ -11,7 +11,24 @@ import (
 )
 
 // CurveMetrics are the summary columns plotted against load, in order.
-var CurveMetrics = []string{"mean_response", "mean_wait", "mean_bsld", "mean_slowdown", "utilization", "throughput", "power", "mean_queue", "sd_response", "max_wait"}
+var CurveMetrics = []string{"mean_response", "mean_wait", "mean_bsld", "mean_slowdown", "utilization", "throughput", "power", "mean_queue", "sd_response", "max_wait", "internal_frag", "external_frag"}
+
+// zeroSkipped are the curve metrics left out of an experiment where they are
+// 0 in every run (fragmentation on a flat machine with the count
+// allocator).
+var zeroSkipped = map[string]bool{"internal_frag": true, "external_frag": true}
+
+// allZero reports whether column col is 0 in every row of the cells.
+func allZero(cells []results.Cell, col string) bool {
+	for i := range cells {
+		for _, v := range cells[i].Values(col) {
+			if v != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 func init() {
 	Register(Builder{Name: "load-curves", Order: 10, Scope: PerExperiment, Applies: isSweep, Build: buildCurves})
@@ -39,6 +56,9 @@ func buildCurves(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 		note = "One replication per load: no confidence intervals."
 	}
 	for _, col := range CurveMetrics {
+		if zeroSkipped[col] && allZero(cells, col) {
+			continue
+		}
 		m, _ := metrics.Lookup(col)
 		for pi, part := range parts {
 			p := plot.New(fmt.Sprintf("%s vs offered load: %s%s", capitalize(m.Name), e.Name, partSuffix(pi, len(parts))), "offered load", m.AxisLabel(unit))

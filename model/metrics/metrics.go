@@ -110,6 +110,8 @@ var Summary = []Metric{
 	{"makespan", "makespan", "makespan", Time, true, "last completion − first arrival (Mohapatra, Yu & Das 1995 Fig. 9: completion time)"},
 	{"mean_queue", "mean queue length", "queue", Jobs, true, "Chu 1995 §3.3: time-averaged waiting jobs"},
 	{"max_wait", "maximum wait time", "max wait", Time, true, "Batsim/AccaSim outputs"},
+	{"internal_frag", "internal fragmentation", "int frag", Fraction, true, "allocated but unrequested processor-time (Chu 1995 §1; InternalFragmentation)"},
+	{"external_frag", "external fragmentation", "ext frag", Fraction, true, "share of the makespan the earliest waiting job had enough free processors (Chu 1995 §1; ExternalFragmentation)"},
 }
 
 // Lookup returns the metric of a summary column.
