@@ -9,6 +9,9 @@ import (
 
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+
+	goplot "gonum.org/v1/plot"
 )
 
 func TestStylesDistinct(t *testing.T) {
@@ -201,5 +204,16 @@ func TestOccupancyNegativeShade(t *testing.T) {
 	p := New("occ", "t", "p")
 	p.Add(&Occupancy{Rects: []Rect{{T0: 0, T1: 1, Lo: 0, Hi: 3, Shade: -1}, {T0: 1, T1: 2, Lo: 0, Hi: 3, Shade: -7}}})
 	c := NewPDF(200, 200)
+	p.Draw(draw.New(c))
+}
+
+// An error bar reaching 0 or below on a log axis is drawn to the axis's
+// bottom instead of panicking.
+func TestErrorBarOnLogAxis(t *testing.T) {
+	p := New("t", "x", "y")
+	p.Y.Scale = goplot.LogScale{}
+	p.Y.Min, p.Y.Max = 0.5, 2000
+	Curve(p, "a", Style{}, []float64{1, 2}, []float64{1, 1000}, []float64{5, 10}, 0)
+	c := vgimg.New(200, 200)
 	p.Draw(draw.New(c))
 }

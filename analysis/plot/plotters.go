@@ -56,9 +56,16 @@ type errPoints struct {
 func (e *errPoints) Plot(c draw.Canvas, plt *plot.Plot) {
 	trX, trY := plt.Transforms(&c)
 	cw := vg.Points(2.5)
+	_, logY := plt.Y.Scale.(plot.LogScale)
 	for i, p := range e.XYs {
 		x := trX(p.X)
-		lo, hi := trY(p.Y-e.YErrors[i].Low), trY(p.Y+e.YErrors[i].High)
+		low := p.Y - e.YErrors[i].Low
+		if logY && low <= 0 {
+			// A log axis has no place for a bar's end at or below 0: the
+			// bar runs to the axis's bottom (clipped, as the note says).
+			low = plt.Y.Min
+		}
+		lo, hi := trY(low), trY(p.Y+e.YErrors[i].High)
 		c.StrokeLines(e.Line, c.ClipLinesXY([]vg.Point{{X: x, Y: lo}, {X: x, Y: hi}})...)
 		for _, y := range []vg.Length{lo, hi} {
 			if c.ContainsY(y) && c.ContainsX(x) {
