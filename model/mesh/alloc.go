@@ -12,10 +12,17 @@ type Busy struct {
 	Rect
 	ECT float64 // estimated completion time: allocation time + the job's estimate (Chu §7.1)
 	ID  int64   // the job's number
+
+	// Reserved marks a reservation (reserve.go), not an allocation: the
+	// submesh is set aside for job ID, which is not running; ECT is −Inf.
+	Reserved bool
 }
 
 // State is the mesh as every strategy sees it: the busy array, the busy
-// list (allocated submeshes in allocation order) and the time.
+// list (allocated submeshes in allocation order) and the time. While
+// submeshes are reserved (reserve.go), their nodes are busy in the array
+// and each reservation is an entry of the list (Busy.Reserved), so that
+// strategies place no other job there.
 type State struct {
 	W, H int
 	Grid *Grid
@@ -49,7 +56,9 @@ type Cloner interface {
 }
 
 // Tracker is implemented by strategies told of every allocation and
-// release (after the state is updated).
+// release (after the state is updated), and of every change reservations
+// make to the busy array, as squares of nodes that all turned busy
+// (Allocated) or free (Released) (reserve.go).
 type Tracker interface {
 	Allocated(s *State, r Rect)
 	Released(s *State, r Rect)
@@ -66,6 +75,7 @@ type Allocator struct {
 	strat  Strategy
 	rotate bool // the strategy may place a request rotated
 	shape  string
+	res    *reservations // nil while no submesh is reserved (reserve.go)
 }
 
 // NewAllocator returns an allocator of strategy s on a W×H mesh; rotate
@@ -109,6 +119,9 @@ func Request(j *policy.Job, W, H int) (w, h int, ok bool) {
 
 // Allocate finds a submesh for j.
 func (a *Allocator) Allocate(j *policy.Job) (policy.Allocation, bool) {
+	if k := a.reservation(j); k >= 0 {
+		return a.allocateReserved(j, k)
+	}
 	w, h, ok := Request(j, a.st.W, a.st.H)
 	if !ok {
 		return nil, false
@@ -117,6 +130,11 @@ func (a *Allocator) Allocate(j *policy.Job) (policy.Allocation, bool) {
 	if !ok {
 		return nil, false
 	}
+	return a.place(j, r, w, h), true
+}
+
+// place allocates r, found for j's w×h request.
+func (a *Allocator) place(j *policy.Job, r Rect, w, h int) *Alloc {
 	if !r.Inside(a.st.W, a.st.H) || r.Size() < w*h || !(r.W >= w && r.H >= h || a.rotate && r.W >= h && r.H >= w) {
 		panic(fmt.Sprintf("mesh %s: %v for a %dx%d request on %dx%d", a.name, r, w, h, a.st.W, a.st.H))
 	}
@@ -126,7 +144,7 @@ func (a *Allocator) Allocate(j *policy.Job) (policy.Allocation, bool) {
 	if t, ok := a.strat.(Tracker); ok {
 		t.Allocated(a.st, r)
 	}
-	return &Alloc{Rect: r, w: a.st.W}, true
+	return &Alloc{Rect: r, w: a.st.W}
 }
 
 // Release frees a's submesh.
@@ -136,7 +154,7 @@ func (a *Allocator) Release(al policy.Allocation) {
 	// released in the clone too. Allocated submeshes never overlap, so
 	// the rectangle names one entry.
 	for i, b := range a.st.List {
-		if b.Rect == x.Rect {
+		if b.Rect == x.Rect && !b.Reserved {
 			a.st.List = append(a.st.List[:i], a.st.List[i+1:]...)
 			break
 		}
@@ -145,10 +163,13 @@ func (a *Allocator) Release(al policy.Allocation) {
 	if t, ok := a.strat.(Tracker); ok {
 		t.Released(a.st, x.Rect)
 	}
+	if a.res != nil {
+		a.remark(x.Rect)
+	}
 }
 
-// Free is the number of free nodes.
-func (a *Allocator) Free() int { return a.st.Grid.Free() }
+// Free is the number of free nodes, reserved or not.
+func (a *Allocator) Free() int { return a.st.Grid.Free() + a.res.heldNodes() }
 
 // Size is W·H.
 func (a *Allocator) Size() int { return a.st.W * a.st.H }
@@ -185,6 +206,7 @@ func (a *Allocator) Clone() policy.Allocator {
 		st.List[i] = &nb
 	}
 	c.st = &st
+	c.res = a.res.clone()
 	if cl, ok := a.strat.(Cloner); ok {
 		c.strat = cl.Clone()
 	}
