@@ -40,11 +40,23 @@ import (
 //     not, once a prioritized head has reserved and left the waiting list)
 //     is started instead of reserving.
 //
-// Reservation on a topology-blind allocator (modelling choice). The paper
-// reserves a submesh: the candidate with the fewest free processors, ties
-// broken by the fewest overlapping allocated submeshes; no processor is
-// reserved twice, and a reserved processor is not given to another job even
-// while free. Here a reservation is a count of processors: as many busy
+// Submesh reservation. The paper reserves a submesh: the candidate with the
+// fewest free processors, ties broken by the fewest overlapping allocated
+// submeshes; no processor is reserved twice, and a reserved processor is
+// not given to another job even while free. With an allocator that can
+// reserve (policy.Reserver: the mesh allocators) the reservation is its
+// place, chosen by the allocator (model/mesh/reserve.go), and the phases
+// read: (1) start every reserved job whose reserved processors are all
+// free, exactly there; (2) start every other reserved job that the
+// allocator can now place anywhere in the processors free and not
+// reserved for another job, its own reserved ones counting as free (its
+// reservation then ends); (3) as above, a job without a reservation never
+// being given a reserved processor. A job whose reservation is all free
+// when made (its strategy missed the place, as frame sliding can) starts
+// on it at once.
+//
+// Reservation on a topology-blind allocator (modelling choice). Without
+// policy.Reserver a reservation is a count of processors: as many busy
 // processors as possible (fewest free ones), claimed from the running jobs
 // with the most unclaimed processors first (fewest overlapping running jobs;
 // ties by start order), and the rest taken from the unreserved free
@@ -69,6 +81,8 @@ type PrioRes struct {
 	reserve bool
 
 	waiting waitList
+	alloc   policy.Allocator    // the allocator rv was looked up on
+	rv      policy.Reserver     // alloc, when it reserves places (else nil: counts)
 	res     []*reservation      // FCFS
 	held    int                 // free processors held by reservations
 	claimed map[*policy.Job]int // busy processors of running jobs claimed
@@ -87,7 +101,8 @@ type PrioRes struct {
 }
 
 // reservation is one job's reservation: held free processors, plus busy
-// processors claimed from running jobs.
+// processors claimed from running jobs; neither when the allocator keeps
+// the reservation (policy.Reserver).
 type reservation struct {
 	j      *policy.Job
 	held   int
@@ -146,14 +161,25 @@ func (s *PrioRes) Finished(j *policy.Job) {
 // Schedule applies the three completion phases, then the arrival rule per
 // arrival.
 func (s *PrioRes) Schedule(sys policy.System) {
+	if a := sys.Allocator(); s.reserve && a != s.alloc {
+		s.alloc = a
+		s.rv, _ = a.(policy.Reserver)
+	}
 	if s.takeFreed() {
 		// Phase 1: reserved jobs whose reserved processors are all free.
 		s.res = slices.DeleteFunc(s.res, func(r *reservation) bool {
+			if s.rv != nil {
+				return s.rv.Ready(r.j) && s.startReserved(sys, r)
+			}
 			return len(r.claims) == 0 && s.startReserved(sys, r)
 		})
 		s.resVer++
-		// Phase 2: reserved jobs that fit with the free processors now.
+		// Phase 2: reserved jobs that fit with the free processors now
+		// (the allocator knows which of them are the job's own).
 		s.res = slices.DeleteFunc(s.res, func(r *reservation) bool {
+			if s.rv != nil {
+				return r.j.Procs <= sys.Allocator().Free() && s.startReserved(sys, r)
+			}
 			return r.j.Procs <= s.unreserved(sys)+r.held && s.startReserved(sys, r)
 		})
 		s.resVer++
@@ -197,7 +223,8 @@ func (s *PrioRes) Schedule(sys policy.System) {
 }
 
 // reservable is the number of processors a new reservation could take:
-// unclaimed busy plus unreserved free.
+// unclaimed busy plus unreserved free (the whole machine when the
+// allocator reserves places: it alone knows).
 func (s *PrioRes) reservable(sys policy.System) int {
 	a := sys.Allocator()
 	return a.Size() - a.Free() - s.nClaim + a.Free() - s.held
@@ -224,6 +251,9 @@ func (s *PrioRes) prioritized(h *policy.Job) bool {
 
 // unreserved is the number of free processors not held by reservations.
 func (s *PrioRes) unreserved(sys policy.System) int {
+	if s.rv != nil {
+		return sys.Allocator().Free() - s.rv.Held()
+	}
 	return sys.Allocator().Free() - s.held
 }
 
@@ -256,6 +286,9 @@ func (s *PrioRes) startReserved(sys policy.System, r *reservation) bool {
 // reserveFor reserves processors for j and appends it to the reservation
 // list; false when not enough processors are unreserved.
 func (s *PrioRes) reserveFor(sys policy.System, j *policy.Job) bool {
+	if s.rv != nil {
+		return s.reservePlace(sys, j)
+	}
 	if j.Procs > s.reservable(sys) {
 		return false // not enough unclaimed busy plus unreserved free processors
 	}
@@ -293,5 +326,21 @@ func (s *PrioRes) reserveFor(sys policy.System, j *policy.Job) bool {
 	s.res = append(s.res, r)
 	s.resVer++
 	clear(s.cands)
+	return true
+}
+
+// reservePlace has the allocator reserve a place for j (policy.Reserver)
+// and appends j to the reservation list, or starts it there at once when
+// the place is all free; false when nothing can be reserved.
+func (s *PrioRes) reservePlace(sys policy.System, j *policy.Job) bool {
+	if !s.rv.Reserve(j) {
+		return false
+	}
+	if s.rv.Ready(j) && sys.Start(j) {
+		s.started++
+		return true
+	}
+	s.res = append(s.res, &reservation{j: j})
+	s.resVer++
 	return true
 }
