@@ -73,11 +73,27 @@ type selection struct {
 	sel []*Selector
 }
 
-// kinds is the registry of expectation kinds.
+// kinds is the registry of expectation kinds. Every kind K also exists as
+// "K/full" (fullOnly): the same claim judged in the full run only.
 var kinds = map[string]kind{
 	"value":   valueKind{},
 	"ratio":   ratioKind{},
 	"ranking": rankingKind{},
+	"at_most": atMostKind{},
+}
+
+// fullSuffix marks a kind judged in the full run only: "ranking/full".
+const fullSuffix = "/full"
+
+// fullOnly is kind k judged in the full run only: a claim that the quick
+// sizes cannot decide, or one that our model contradicts (a finding the
+// full run reports). The quick run leaves it out of its rows.
+type fullOnly struct{ kind }
+
+func init() {
+	for _, n := range Kinds() {
+		kinds[n+fullSuffix] = fullOnly{kinds[n]}
+	}
 }
 
 // Kinds lists the expectation kinds, sorted.
@@ -91,16 +107,21 @@ func Kinds() []string {
 }
 
 // Evaluate judges every expectation of s against the summary rows in mode
-// m at the given confidence level (0 means 0.95). The suite must have been
+// m at the given confidence level (0 means 0.95), in order; the quick run
+// leaves out the claims of a "/full" kind. The suite must have been
 // validated.
 func Evaluate(s *Suite, rows []schema.Summary, m Mode, level float64) []Row {
 	if level == 0 {
 		level = 0.95
 	}
-	out := make([]Row, len(s.Expect))
+	out := make([]Row, 0, len(s.Expect))
 	for i := range s.Expect {
 		e := &s.Expect[i]
-		r := &out[i]
+		if _, ok := kinds[e.kind()].(fullOnly); ok && m != Full {
+			continue
+		}
+		out = append(out, Row{})
+		r := &out[len(out)-1]
 		*r = Row{Claim: e.Claim, Source: e.Source, Kind: e.kind(), Metric: e.Metric,
 			Value: math.NaN(), Ours: stats.CI{Mean: math.NaN(), HalfWidth: math.NaN(), Level: level}, RelDiff: math.NaN()}
 		tol := s.tolerance(e, m)
@@ -546,4 +567,39 @@ func oursRanking(cis []stats.CI) string {
 		b.WriteString(num(ci.Mean))
 	}
 	return b.String()
+}
+
+// atMostKind is a one-sided claim: ours is at most the published value
+// ("cuts the mean response time by more than 48%": a ratio at most 0.52).
+// It is a value (select) or, with num and den, a ratio (paired as the
+// ratio kind). Ours agrees when its mean is at most the published value,
+// or above it within the tolerance (judged as a value is); max_ci applies
+// as for a value.
+type atMostKind struct{}
+
+func (atMostKind) tolerant() bool { return true }
+
+func (atMostKind) base(e *Expect) kind {
+	if e.Num != nil || e.Den != nil {
+		return ratioKind{}
+	}
+	return valueKind{}
+}
+
+func (k atMostKind) selectors(e *Expect) []selection { return k.base(e).selectors(e) }
+
+func (k atMostKind) validate(s *Suite, e *Expect, at func(...string) string) error {
+	if e.Theory != nil {
+		return fmt.Errorf("%s: at_most takes a published number, not a queueing model", at("theory"))
+	}
+	return k.base(e).validate(s, e, at)
+}
+
+func (k atMostKind) evaluate(e *Expect, rows []schema.Summary, tol *Tolerance, level float64, r *Row) {
+	k.base(e).evaluate(e, rows, tol, level, r)
+	r.Published = "≤ " + r.Published
+	if r.Verdict == NotComparable || !(r.Ours.Mean <= r.Value) {
+		return // not comparable (max_ci included), or above the bound: judged by the tolerance
+	}
+	r.Verdict, r.Reason = Agrees, "at most "+num(r.Value)
 }

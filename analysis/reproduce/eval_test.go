@@ -184,3 +184,101 @@ func TestSelector(t *testing.T) {
 		}
 	}
 }
+
+// at_most: a value or a ratio at most the published number; above it, the
+// tolerance judges the distance; max_ci still applies.
+func TestAtMost(t *testing.T) {
+	var rows []schema.Summary
+	rows = append(rows, rowsOf("a-load0.50", "flat:4", "fcfs", 0.5, 9.8, 10.1, 10.3, 9.9)...)
+	rows = append(rows, rowsOf("a-load0.50", "flat:4", "easy", 0.5, 5, 5.2, 4.9, 5.1)...)
+	rows = append(rows, rowsOf("wide-load0.50", "flat:4", "fcfs", 0.5, 1, 19, 3, 17)...)
+	fcfs := Selector{Trace: "a-load0.50-*", Sched: "fcfs"}
+	s := &Suite{Tolerance: &Tolerance{Rel: 0.05}, Expect: []Expect{
+		{Claim: "below", Kind: "at_most", Metric: "mean_wait", Select: fcfs, Published: f64(12)},
+		{Claim: "above within", Kind: "at_most", Metric: "mean_wait", Select: fcfs, Published: f64(9.6)},
+		{Claim: "above beyond", Kind: "at_most", Metric: "mean_wait", Select: fcfs, Published: f64(9)},
+		{Claim: "ratio below", Kind: "at_most", Metric: "mean_wait", Select: Selector{Trace: "a-load0.50-*"}, Num: &Selector{Sched: "easy"}, Den: &Selector{Sched: "fcfs"}, Published: f64(0.52)},
+		{Claim: "ratio above", Kind: "at_most", Metric: "mean_wait", Select: Selector{Trace: "a-load0.50-*"}, Num: &Selector{Sched: "easy"}, Den: &Selector{Sched: "fcfs"}, Published: f64(0.4)},
+		{Claim: "too wide", Kind: "at_most", Metric: "mean_wait", Select: Selector{Trace: "wide-*"}, Published: f64(20), Tolerance: &Tolerance{Rel: 0.05, MaxCI: 0.1}},
+	}}
+	for i := range s.Expect {
+		s.Expect[i].Source = "test"
+	}
+	if err := s.Validate(func(k ...string) string { return strings.Join(k, ".") }, nil); err != nil {
+		t.Fatal(err)
+	}
+	got := Evaluate(s, rows, Quick, 0)
+	want := []struct {
+		v         Verdict
+		reason    string
+		published string
+	}{
+		{Agrees, "at most 12", "≤ 12"},
+		{Agrees, "within ±5%", "≤ 9.6"},
+		{Disagrees, "+11.4% beyond ±5%", "≤ 9"},
+		{Agrees, "at most 0.52", "≤ 0.52"},
+		{Disagrees, "+25.9% beyond ±5%", "≤ 0.4"},
+		{NotComparable, "CI ±74.1% wider than the ±10% required", "≤ 20"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d rows, want %d", len(got), len(want))
+	}
+	for i, r := range got {
+		w := want[i]
+		if r.Verdict != w.v || r.Reason != w.reason || r.Published != w.published || r.Rule == "" {
+			t.Errorf("%s: %s (%s), published %q, rule %q; want %s (%s), %q", r.Claim, r.Verdict, r.Reason, r.Published, r.Rule, w.v, w.reason, w.published)
+		}
+	}
+	for _, bad := range []Expect{
+		{Claim: "no value", Kind: "at_most", Metric: "mean_wait", Select: fcfs},
+		{Claim: "theory", Kind: "at_most", Metric: "mean_wait", Select: fcfs, Theory: &Theory{Model: ModelMMc, Servers: 1, Rho: 0.5, Mean: 1}},
+		{Claim: "half a ratio", Kind: "at_most", Metric: "mean_wait", Num: &Selector{Sched: "easy"}, Published: f64(1)},
+		{Claim: "rank", Kind: "at_most", Metric: "mean_wait", Rank: []Selector{{}, {}}, Published: f64(1)},
+	} {
+		bad.Source = "test"
+		b := &Suite{Tolerance: &Tolerance{Rel: 0.05}, Expect: []Expect{bad}}
+		if err := b.Validate(func(k ...string) string { return strings.Join(k, ".") }, nil); err == nil {
+			t.Errorf("%s: no error", bad.Claim)
+		}
+	}
+}
+
+// A "/full" kind is judged in the full run only: the quick run leaves it
+// out; every kind has its /full form.
+func TestFullOnly(t *testing.T) {
+	rows := rowsOf("a-load0.50", "flat:4", "fcfs", 0.5, 9.8, 10.1, 10.3, 9.9)
+	rows = append(rows, rowsOf("a-load0.50", "flat:4", "easy", 0.5, 5, 5.2, 4.9, 5.1)...)
+	sel := Selector{Trace: "a-load0.50-*", Sched: "fcfs"}
+	s := &Suite{Tolerance: &Tolerance{Rel: 0.05}, Expect: []Expect{
+		{Claim: "both", Metric: "mean_wait", Select: sel, Published: f64(10)},
+		{Claim: "full value", Kind: "value/full", Metric: "mean_wait", Select: sel, Published: f64(12)},
+		{Claim: "full ranking", Kind: "ranking/full", Metric: "mean_wait", Select: Selector{Trace: "a-load0.50-*"}, Rank: []Selector{{Sched: "fcfs"}, {Sched: "easy"}}},
+		{Claim: "full at_most", Kind: "at_most/full", Metric: "mean_wait", Select: sel, Published: f64(11)},
+	}}
+	for i := range s.Expect {
+		s.Expect[i].Source = "test"
+	}
+	if err := s.Validate(func(k ...string) string { return strings.Join(k, ".") }, nil); err != nil {
+		t.Fatal(err)
+	}
+	if q := Evaluate(s, rows, Quick, 0); len(q) != 1 || q[0].Claim != "both" || q[0].Verdict != Agrees {
+		t.Errorf("quick: %+v, want the one claim judged in both modes", q)
+	}
+	f := Evaluate(s, rows, Full, 0)
+	if len(f) != 4 {
+		t.Fatalf("full: %d rows, want 4", len(f))
+	}
+	for i, want := range []Verdict{Agrees, Disagrees, Disagrees, Agrees} {
+		if f[i].Verdict != want || f[i].Kind != s.Expect[i].kind() {
+			t.Errorf("full %s: %s (%s), kind %q; want %s", f[i].Claim, f[i].Verdict, f[i].Reason, f[i].Kind, want)
+		}
+	}
+	for _, k := range []string{"value", "ratio", "ranking", "at_most"} {
+		if _, ok := kinds[k+"/full"].(fullOnly); !ok {
+			t.Errorf("no kind %s/full", k)
+		}
+	}
+	if _, ok := kinds["value/full/full"]; ok {
+		t.Error("kinds nest /full")
+	}
+}

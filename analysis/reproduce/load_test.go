@@ -147,7 +147,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"unknown quick key", edit("warmup = 10", "warmup = 10\nseeds = 3"), `s.toml:32: unknown key "quick.seeds"`},
 		{"no expectations", smallSuite[:strings.Index(smallSuite, "[[expect]]")], `s.toml: expect: no [[expect]]`},
 		{"unknown metric", edit(`metric = "mean_wait"`, `metric = "mean_wiat"`), `s.toml:46: expect[1].metric: "mean_wiat" is not a numeric summary column`},
-		{"unknown kind", edit(`kind = "ratio"`, `kind = "crossover"`), `s.toml:53: expect[2].kind: unknown kind "crossover" (want ranking, ratio, value)`},
+		{"unknown kind", edit(`kind = "ratio"`, `kind = "crossover"`), `s.toml:53: expect[2].kind: unknown kind "crossover" (want at_most, at_most/full, ranking, ranking/full, ratio, ratio/full, value, value/full)`},
 		{"no claim", edit(`claim = "M/M/1 at 0.5"`, ``), `s.toml:43: expect[1].claim: missing`},
 		{"no source", edit(`source = "theory"`+"\nmetric", "metric"), `s.toml:43: expect[1].source: missing`},
 		{"bad glob", edit(`select = { trace = "a-load0.50-*" }`, `select = { trace = "a-[" }`), `s.toml:47: expect[1].select.trace: pattern "a-["`},
