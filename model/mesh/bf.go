@@ -85,29 +85,11 @@ func bestCorner(s *State, w, h int) (fitKey, bool) {
 	best, found := fitKey{}, false
 	level := 2 // the score of the candidates kept: 2, 3 or 4
 	for y := 0; y < ny; y++ {
-		row := b[y*words : (y+1)*words]
-		for i, cur := range row {
+		for i := 0; i < words; i++ {
+			cur, l, r, d, u := runEnds(b, words, s.H, y, i)
 			if cur == 0 {
 				continue
 			}
-			// Clear neighbour bits (outside the array counts as clear:
-			// Bases leaves the bits past W−w and the rows past H−h clear).
-			prev := cur << 1
-			if i > 0 {
-				prev |= row[i-1] >> 63
-			}
-			next := cur >> 1
-			if i+1 < words {
-				next |= row[i+1] << 63
-			}
-			var down, up uint64
-			if y > 0 {
-				down = b[(y-1)*words+i]
-			}
-			if y+1 < s.H {
-				up = b[(y+1)*words+i]
-			}
-			l, r, d, u := ^prev, ^next, ^down, ^up
 			corner := cur & (l | r) & (d | u)
 			if corner == 0 {
 				continue
@@ -138,7 +120,7 @@ func bestCorner(s *State, w, h int) (fitKey, bool) {
 				x := i*64 + bit
 				m := uint64(1) << uint(bit)
 				k := fitKey{score: level, y: y, x: x}
-				k.area = rowRun(row, i, bit, l&m != 0) * colRun(b, words, s.H, y, i, m, d&m != 0)
+				k.area = rowRun(b[y*words:(y+1)*words], i, bit, l&m != 0) * colRun(b, words, s.H, y, i, m, d&m != 0)
 				if !found || k.better(best) {
 					best, found = k, true
 				}

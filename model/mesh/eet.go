@@ -251,29 +251,12 @@ func eetTECTD(r Rect, live []eetJob, zp float64, W, H int) float64 {
 func (e *EET) corners(s *State, b []uint64, w, h int, zp float64, rot bool, best *eetBest) {
 	words := s.Words()
 	for y := 0; y <= s.H-h; y++ {
-		row := b[y*words : (y+1)*words]
-		for i, cur := range row {
+		for i := 0; i < words; i++ {
+			cur, l, r, d, u := runEnds(b, words, s.H, y, i)
 			if cur == 0 {
 				continue
 			}
-			// Bits past W−w and rows past H−h are clear in b, so the
-			// array's edges end runs.
-			left := cur << 1
-			if i > 0 {
-				left |= row[i-1] >> 63
-			}
-			right := cur >> 1
-			if i+1 < words {
-				right |= row[i+1] << 63
-			}
-			var down, up uint64
-			if y > 0 {
-				down = b[(y-1)*words+i]
-			}
-			if y+1 < s.H {
-				up = b[(y+1)*words+i]
-			}
-			c := cur & (^left | ^right) & (^down | ^up)
+			c := cur & (l | r) & (d | u)
 			for c != 0 {
 				x := i*64 + bits.TrailingZeros64(c)
 				c &= c - 1

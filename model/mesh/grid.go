@@ -249,3 +249,33 @@ func FirstBase(b []uint64, words int) (x, y int, ok bool) {
 	}
 	return 0, 0, false
 }
+
+// runEnds returns word i of row y of a bases bitset b (rows of words, as
+// Bases lays them out) and, for each of its bits, whether the base to the
+// left, right, below and above is not free: a free base with l or r set
+// ends a run of its row, with d or u set a run of its column (Zhu's
+// corners). Bases leaves the bits past W−w and the rows past H−h clear, so
+// the coverage array's edges end runs.
+func runEnds(b []uint64, words, rows, y, i int) (cur, l, r, d, u uint64) {
+	row := b[y*words : (y+1)*words]
+	cur = row[i]
+	if cur == 0 {
+		return 0, 0, 0, 0, 0
+	}
+	left := cur << 1
+	if i > 0 {
+		left |= row[i-1] >> 63
+	}
+	right := cur >> 1
+	if i+1 < words {
+		right |= row[i+1] << 63
+	}
+	var down, up uint64
+	if y > 0 {
+		down = b[(y-1)*words+i]
+	}
+	if y+1 < rows {
+		up = b[(y+1)*words+i]
+	}
+	return cur, ^left, ^right, ^down, ^up
+}
