@@ -22,7 +22,7 @@ func TestSuiteLookup(t *testing.T) {
 		t.Fatalf("Suite(queueing) = %q, %d bytes, %v", p, len(data), err)
 	}
 	for _, bad := range []string{"", "nosuch", "../traces", "suites/queueing", "*", "queueing.toml"} {
-		if _, _, err := traces.Suite(bad); err == nil || !strings.Contains(err.Error(), "have queueing") {
+		if _, _, err := traces.Suite(bad); err == nil || !strings.Contains(err.Error(), "(have "+strings.Join(names, ", ")+")") {
 			t.Errorf("Suite(%q): %v, want an error listing the suites", bad, err)
 		}
 	}

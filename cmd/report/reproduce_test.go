@@ -5,8 +5,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/schedlab/schedlab/traces"
 )
 
 // tinySuite is an M/M/1 suite small enough for a test: 4 replications of
@@ -63,7 +66,7 @@ func exitCode(err error) int {
 
 func TestReproduceList(t *testing.T) {
 	out, err := runReport(t, "reproduce", "--list")
-	if err != nil || !strings.Contains(out, "queueing  13 ") || !strings.HasPrefix(out, "suite") {
+	if err != nil || !regexp.MustCompile(`(?m)^queueing +13 `).MatchString(out) || !strings.HasPrefix(out, "suite") || strings.Count(out, "\n") != 1+len(traces.Suites()) {
 		t.Errorf("--list: %v\n%s", err, out)
 	}
 }
@@ -134,8 +137,8 @@ func TestReproduceErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"reproduce"}, "want one SUITE (one of queueing, or a .toml file), got 0 arguments"},
-		{[]string{"reproduce", "nosuch"}, `no suite "nosuch" (have queueing)`},
+		{[]string{"reproduce"}, "want one SUITE (one of " + strings.Join(traces.Suites(), ", ") + ", or a .toml file), got 0 arguments"},
+		{[]string{"reproduce", "nosuch"}, `no suite "nosuch" (have ` + strings.Join(traces.Suites(), ", ") + ")"},
 		{[]string{"reproduce", "--quick", "--full", good}, "--quick and --full exclude each other"},
 		{[]string{"reproduce", "--from", "x", "--seed", "3", good}, "--seed, --resume and -j apply to a run, not to --from"},
 		{[]string{"reproduce", "--list", "queueing"}, "--list: takes no SUITE"},
