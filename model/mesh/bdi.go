@@ -26,6 +26,12 @@ import "github.com/schedlab/schedlab/model/policy"
 // reproduced with this reading by a busy pattern that also gives Fig.
 // 8.1's Best Fit and Busy List figures (chuFig81 in regions_test.go).
 type BDI struct {
+	// Both compares the candidates of both orientations together
+	// (bdi:rotate=both), instead of trying the rotated request only when
+	// the original has no free region (Fig. 8.3 step 6, the default): the
+	// alternative reading tried against Chu's Ch. 8 results.
+	Both bool
+
 	cols colGrid
 	regs []Rect
 }
@@ -39,21 +45,23 @@ const bdiTie = 1e-9
 // Find returns the candidate of largest BDI.
 func (b *BDI) Find(s *State, _ *policy.Job, w, h int) (Rect, bool) {
 	b.cols.sync(s)
-	if r, ok := b.find(s, w, h); ok {
-		return r, true
+	r, v, ok := b.find(s, w, h)
+	if w == h || ok && !b.Both {
+		return r, ok
 	}
-	if w != h {
-		return b.find(s, h, w)
+	rr, rv, rok := b.find(s, h, w)
+	if rok && (!ok || rv > v+bdiTie) {
+		return rr, true // ties keep the requested orientation
 	}
-	return Rect{}, false
+	return r, ok
 }
 
-func (b *BDI) find(s *State, w, h int) (Rect, bool) {
+func (b *BDI) find(s *State, w, h int) (Rect, float64, bool) {
 	if w > s.W || h > s.H {
-		return Rect{}, false
+		return Rect{}, 0, false
 	}
 	if len(s.List) == 0 {
-		return Rect{0, 0, w, h}, true
+		return Rect{0, 0, w, h}, 0, true
 	}
 	b.regs = FreeRegions(s, w, h, b.regs)
 	var best Rect
@@ -77,7 +85,7 @@ func (b *BDI) find(s *State, w, h int) (Rect, bool) {
 			}
 		}
 	}
-	return best, ok
+	return best, bestV, ok
 }
 
 // Value returns BDI(r) on s (r inside the mesh; Def. 8.4).
@@ -107,4 +115,4 @@ func (b *BDI) Allocated(s *State, r Rect) { b.cols.update(s, r, true) }
 func (b *BDI) Released(s *State, r Rect) { b.cols.update(s, r, false) }
 
 // Clone returns an independent copy (Cloner).
-func (b *BDI) Clone() Strategy { return &BDI{cols: b.cols.clone()} }
+func (b *BDI) Clone() Strategy { return &BDI{Both: b.Both, cols: b.cols.clone()} }

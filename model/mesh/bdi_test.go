@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/schedlab/schedlab/model/policy"
 )
 
 // The pattern of chuFig81 reproduces the figures' surviving numbers, and
@@ -142,5 +144,44 @@ func TestBDIEmpty(t *testing.T) {
 		if !ok || got != want {
 			t.Errorf("%dx%d on an empty 8×4: %v %v, want %v", c.w, c.h, got, ok, want)
 		}
+	}
+}
+
+// bdi:rotate=both takes the better of the two orientations' choices: its
+// value is never below the fallback reading's, and it equals it for
+// square requests.
+func TestBDIBoth(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	differ := 0
+	for trial := 0; trial < 300; trial++ {
+		a := NewAllocator("bdi", 16, 12, NewBDI(), true)
+		for k := 0; k < 1+r.IntN(8); k++ {
+			w, h := 1+r.IntN(6), 1+r.IntN(6)
+			a.Allocate(&policy.Job{ID: int64(k), Width: w, Height: h, Procs: w * h})
+		}
+		st := a.State()
+		w, h := 1+r.IntN(8), 1+r.IntN(8)
+		fb, both := NewBDI(), &BDI{Both: true}
+		rf, okf := fb.Find(st, nil, w, h)
+		rb, okb := both.Find(st, nil, w, h)
+		if okf != okb {
+			t.Fatalf("trial %d: found %v and %v", trial, okf, okb)
+		}
+		if !okf || len(st.List) == 0 {
+			continue
+		}
+		vf, vb := fb.Value(st, rf), both.Value(st, rb)
+		if vb < vf-bdiTie {
+			t.Fatalf("trial %d: both %v (%g) below fallback %v (%g)", trial, rb, vb, rf, vf)
+		}
+		if w == h && rb != rf {
+			t.Fatalf("trial %d: a square request placed differently", trial)
+		}
+		if rb != rf {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Error("the two readings never differed: the test exercises nothing")
 	}
 }

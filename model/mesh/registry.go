@@ -11,6 +11,7 @@ import (
 type strategy struct {
 	name, doc string
 	rotate    bool
+	params    []policy.Param // nil: none
 	new       func(m policy.Machine, p policy.Params) (Strategy, error)
 	machines  func(m policy.Machine) error
 }
@@ -53,7 +54,14 @@ var strategies = []strategy{
 	{name: "eet-sc", rotate: true, doc: "Estimated Execution Time, Search Corners: the smallest TECTD among the coverage array's corners, in both orientations (Chu 1995 §7.1, Fig. 7.3)",
 		new: func(policy.Machine, policy.Params) (Strategy, error) { return &EET{Corners: true}, nil }},
 	{name: "bdi", rotate: true, doc: "Chu's Busy Distance Inverse: the free-region corner with the largest sum of inverse busy distances, rotated only when the request has no place (Chu 1995 Ch. 8)",
-		new: func(policy.Machine, policy.Params) (Strategy, error) { return NewBDI(), nil }},
+		params: []policy.Param{{Name: "rotate", Default: "fallback", Doc: "fallback: the rotated request only when the original has no place (Fig. 8.3); both: both orientations compared (an alternative reading)"}},
+		new: func(_ policy.Machine, p policy.Params) (Strategy, error) {
+			r, err := p.Choice("rotate", "fallback", "fallback", "both")
+			if err != nil {
+				return nil, err
+			}
+			return &BDI{Both: r == "both"}, nil
+		}},
 }
 
 // Allocators returns the registry entries of the mesh allocators.
@@ -62,9 +70,13 @@ func Allocators() []policy.AllocatorSpec {
 	for _, s := range strategies {
 		s := s
 		out = append(out, policy.AllocatorSpec{
-			Name: s.name, Doc: s.doc, Kinds: []string{policy.Mesh}, Machines: s.machines,
+			Name: s.name, Doc: s.doc, Kinds: []string{policy.Mesh}, Machines: s.machines, Params: s.params,
 			New: func(m policy.Machine, p policy.Params) (policy.Allocator, error) {
-				if err := p.Check(); err != nil {
+				var known []string
+				for _, k := range s.params {
+					known = append(known, k.Name)
+				}
+				if err := p.Check(known...); err != nil {
 					return nil, err
 				}
 				if m.Kind != policy.Mesh {
