@@ -33,6 +33,7 @@ func (s *ImmediateFit) Schedule(sys policy.System) {
 		}
 	}
 	s.arrive(sys, sys.Now())
+	s.markHead(sys.Now())
 }
 
 // fitQueue is what Immediate Fit and Scan All share: one queue in arrival
@@ -41,6 +42,35 @@ type fitQueue struct {
 	inbox
 	q   fifo.Queue
 	wtl float64
+	// fromHead counts a job's wait from when it reached the head of the
+	// queue (parameter from=head) instead of from its arrival: only the
+	// head, as it was when the pass began, can have exceeded the limit.
+	fromHead  bool
+	head      *policy.Job
+	headSince float64
+}
+
+// over reports whether waiting job j has exceeded the limit at now.
+func (s *fitQueue) over(j *policy.Job, now float64) bool {
+	if s.fromHead {
+		return j == s.head && now-s.headSince >= s.wtl
+	}
+	return exceeded(j, now, s.wtl)
+}
+
+// markHead notes, at the end of a pass, the job at the head of the queue
+// and since when it has been there.
+func (s *fitQueue) markHead(now float64) {
+	if !s.fromHead {
+		return
+	}
+	var f *policy.Job
+	if s.q.Len() > 0 {
+		f = s.q.Front()
+	}
+	if f != s.head {
+		s.head, s.headSince = f, now
+	}
 }
 
 // Waiting is the number of jobs waiting.
@@ -51,7 +81,7 @@ func (s *fitQueue) Waiting() int { return s.q.Len() + len(s.arrivals) }
 // has exceeded the WTL; otherwise it joins the tail.
 func (s *fitQueue) arrive(sys policy.System, now float64) {
 	for _, j := range s.arrivals {
-		if s.q.Len() > 0 && exceeded(s.q.Front(), now, s.wtl) || !tryStart(sys, j) {
+		if s.q.Len() > 0 && s.over(s.q.Front(), now) || !tryStart(sys, j) {
 			s.q.Push(j)
 		}
 	}

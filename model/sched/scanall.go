@@ -28,9 +28,10 @@ func NewScanAll(wtl float64) *ScanAll { return &ScanAll{fitQueue{wtl: wtl}} }
 func (s *ScanAll) Schedule(sys policy.System) {
 	now := sys.Now()
 	if s.takeFreed() {
-		scanQueue(sys, &s.q, now, s.wtl)
+		scanQueueOver(sys, &s.q, func(j *policy.Job) bool { return s.over(j, now) })
 	}
 	s.arrive(sys, now)
+	s.markHead(now)
 }
 
 // scanQueue is SA's completion rule on one queue: start every job that fits,
@@ -38,12 +39,17 @@ func (s *ScanAll) Schedule(sys policy.System) {
 // whether it stopped that way. (It also stops when no processor is free,
 // which changes nothing: no job could start.)
 func scanQueue(sys policy.System, q *fifo.Queue, now, wtl float64) (blocked bool) {
+	return scanQueueOver(sys, q, func(j *policy.Job) bool { return exceeded(j, now, wtl) })
+}
+
+// scanQueueOver is scanQueue with the limit's test given.
+func scanQueueOver(sys policy.System, q *fifo.Queue, over func(*policy.Job) bool) (blocked bool) {
 	alloc := sys.Allocator()
 	q.Scan(func(j *policy.Job) (bool, bool) {
 		if tryStart(sys, j) {
 			return true, alloc.Free() == 0
 		}
-		if exceeded(j, now, wtl) {
+		if over(j) {
 			blocked = true
 			return false, true
 		}

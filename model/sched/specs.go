@@ -31,9 +31,11 @@ func Schedulers() []policy.SchedulerSpec {
 		orderedSpec("largest", "most processors first, one ordered queue (Chu 1995 §6.1)", keyLargest),
 		orderedSpec("ssd", "smallest service demand (estimate × processors) first, one ordered queue (Chu 1995 §6.1)", keySSD),
 		wtlSpec("if", "Immediate Fit: arrivals start at once if they fit, unless the head exceeded the WTL (Chu 1995 §5.1)",
-			func(wtl float64) policy.Scheduler { return NewImmediateFit(wtl) }),
+			func(wtl float64, head bool) policy.Scheduler {
+				return &ImmediateFit{fitQueue{wtl: wtl, fromHead: head}}
+			}),
 		wtlSpec("sa", "Scan All: Immediate Fit on arrival, scan the whole queue on completion (Chu 1995 §5.2)",
-			func(wtl float64) policy.Scheduler { return NewScanAll(wtl) }),
+			func(wtl float64, head bool) policy.Scheduler { return &ScanAll{fitQueue{wtl: wtl, fromHead: head}} }),
 		{
 			Name: "mq",
 			Doc:  "Multiple Queues: Q size classes, Scan All across queues in order (Chu 1995 §6.2, Fig. 6.1)",

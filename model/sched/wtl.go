@@ -26,22 +26,29 @@ func parseWTL(p policy.Params) (float64, error) {
 	return w, nil
 }
 
-// wtlSpec is the registry entry of a scheduler whose only parameter is the
-// waiting-time limit.
-func wtlSpec(name, doc string, newSched func(wtl float64) policy.Scheduler) policy.SchedulerSpec {
+// fromParam says from when a job's wait counts against the limit.
+var fromParam = policy.Param{Name: "from", Default: "arrival", Doc: "arrival: the wait since the job arrived (Chu 1995 Figs. 5.1, 5.2); head: since it reached the head of the queue (an alternative reading: only the head can block)"}
+
+// wtlSpec is the registry entry of a scheduler whose parameters are the
+// waiting-time limit and from when it counts.
+func wtlSpec(name, doc string, newSched func(wtl float64, fromHead bool) policy.Scheduler) policy.SchedulerSpec {
 	return policy.SchedulerSpec{
 		Name:   name,
 		Doc:    doc,
-		Params: []policy.Param{wtlParam},
+		Params: []policy.Param{wtlParam, fromParam},
 		New: func(m policy.Machine, p policy.Params) (policy.Scheduler, error) {
-			if err := p.Check("wtl"); err != nil {
+			if err := p.Check("wtl", "from"); err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)
 			}
 			wtl, err := parseWTL(p)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)
 			}
-			return newSched(wtl), nil
+			from, err := p.Choice("from", "arrival", "arrival", "head")
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			return newSched(wtl, from == "head"), nil
 		},
 	}
 }
