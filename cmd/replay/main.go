@@ -145,6 +145,9 @@ func run(c *cli.Context) error {
 	if err := experiment.CheckTable(c.String("table")); err != nil {
 		return err
 	}
+	if err := mesh.CheckShape(c.String("shape")); err != nil {
+		return fmt.Errorf("--%w", err)
+	}
 	if tau := c.Float64("bsld-tau"); !(tau > 0) || math.IsInf(tau, 0) {
 		return fmt.Errorf("--bsld-tau %g: must be a positive number of seconds", tau)
 	}
