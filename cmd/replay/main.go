@@ -84,6 +84,7 @@ func runCommand() *cli.Command {
 			&cli.Float64Flag{Name: "bsld-tau", Value: experiment.DefaultBsldTau, Usage: "bounded-slowdown threshold τ (seconds)"},
 			&cli.IntFlag{Name: "warmup", Usage: "leave the first N jobs out of the statistics"},
 			&cli.BoolFlag{Name: "until-last-arrival", Usage: "leave jobs finishing after the last arrival out of the statistics"},
+			&cli.Float64Flag{Name: "until", Usage: "stop every run at time `T`: the observation window [0, T] (generated, completed, allocated, delay, throughput, utilization and power in the summary's window_* columns; jobs not completed by T are left out of the per-job statistics)"},
 			&cli.BoolFlag{Name: "keep-partial", Usage: "replay partial SWF records (status 2-4) instead of dropping them"},
 			&cli.BoolFlag{Name: "no-series", Usage: "do not write series.parquet"},
 			&cli.BoolFlag{Name: "placement", Value: true, Usage: "record where each job ran in the placement column of jobs.parquet (--placement=false: an empty column, about 20% faster on large runs)"},
@@ -148,6 +149,9 @@ func run(c *cli.Context) error {
 	if err := mesh.CheckShape(c.String("shape")); err != nil {
 		return fmt.Errorf("--%w", err)
 	}
+	if u := c.Float64("until"); u < 0 || math.IsNaN(u) || math.IsInf(u, 0) {
+		return fmt.Errorf("--until %g: must be a positive time (0: no window)", u)
+	}
 	if tau := c.Float64("bsld-tau"); !(tau > 0) || math.IsInf(tau, 0) {
 		return fmt.Errorf("--bsld-tau %g: must be a positive number of seconds", tau)
 	}
@@ -171,7 +175,7 @@ func run(c *cli.Context) error {
 	opt := experiment.Options{
 		Machine: c.String("machine"), Allocs: allocs, Scheds: scheds, Workers: c.Int("j"),
 		Check: c.Bool("check"), Estimates: c.String("estimates"), BsldTau: c.Float64("bsld-tau"), Shape: c.String("shape"),
-		Warmup: c.Int("warmup"), UntilLastArrival: c.Bool("until-last-arrival"),
+		Warmup: c.Int("warmup"), UntilLastArrival: c.Bool("until-last-arrival"), Until: c.Float64("until"),
 		KeepPartial: c.Bool("keep-partial"), NoSeries: c.Bool("no-series"), Placement: c.Bool("placement"),
 		Out: c.String("out"), Version: version, ReleaseTraces: true,
 		Warn: func(msg string) { fmt.Fprintln(c.App.ErrWriter, "replay: warning:", msg) },

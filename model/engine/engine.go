@@ -91,6 +91,14 @@ type Options struct {
 	// Progress, when set, sets the rate at which running jobs progress;
 	// when nil, a scheduler that is a policy.ProgressModel does.
 	Progress policy.ProgressModel
+	// Until, when > 0, ends the run at time Until: the events of instants
+	// up to Until are processed and nothing later. Jobs arriving after
+	// Until are never submitted (Start = End = -1), jobs still waiting
+	// then keep Start = -1, and jobs still running keep End = -1
+	// (Result.Stopped). The areas (BusyArea, QueueArea, ExtFragTime) are
+	// integrated up to Until, and Last is Until. This is the observation
+	// window of Mohapatra, Yu & Das 1995 §4.2.
+	Until float64
 }
 
 // Sample is the state of the machine after all events at one instant.
@@ -145,6 +153,9 @@ type Result struct {
 	Instants int
 	// Series is the state after each instant (Options.Series).
 	Series []Sample
+	// Stopped reports that Options.Until ended the run with jobs not
+	// completed (not arrived, waiting or running).
+	Stopped bool
 }
 
 // Placement returns the pieces job i held last (Options.Placement), nil when
@@ -355,6 +366,28 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 		}
 		if math.IsInf(t, 1) {
 			break
+		}
+		if opt.Until > 0 && t > opt.Until {
+			// The observation window ends: integrate up to Until and stop.
+			if !math.IsNaN(prevT) {
+				dt := opt.Until - prevT
+				e.res.BusyArea += float64(e.busy) * dt
+				e.res.QueueArea += float64(e.waiting) * dt
+				if e.fragmented {
+					e.res.ExtFragTime += dt
+				}
+			}
+			if math.IsNaN(prevT) {
+				e.res.First = opt.Until // no arrival within the window
+			}
+			e.res.Last = opt.Until
+			e.res.Stopped = true
+			for i := range jobs {
+				if e.state[i] == stRunning {
+					jobs[i].End = -1 // not completed within the window
+				}
+			}
+			return e.res, nil
 		}
 		if !math.IsNaN(prevT) {
 			dt := t - prevT

@@ -302,13 +302,13 @@ func (t *jobTable) reset(o *output, tau float64) {
 	jobs := o.res.Jobs
 	t.keys, t.res, t.tau, t.load = keysOf(o), o.res, tau, parquet.DoubleValue(o.tk.tr.t.Provenance.Load)
 	sorted := slices.IsSortedFunc(jobs, func(a, b policy.Job) int { return cmp.Compare(a.ID, b.ID) })
-	if sorted && len(o.res.Rejected) == 0 {
+	if sorted && len(o.res.Rejected) == 0 && !o.res.Stopped {
 		t.pos, t.n = t.pos[:0], len(jobs)
 		return
 	}
 	t.pos = slices.Grow(t.pos[:0], len(jobs)-len(o.res.Rejected))
 	for i := range jobs {
-		if jobs[i].Start >= 0 { // not rejected by the allocator
+		if jobs[i].End >= 0 { // not rejected by the allocator, completed (within the window)
 			t.pos = append(t.pos, int32(i))
 		}
 	}

@@ -69,6 +69,7 @@ type Options struct {
 	BsldTau          float64  // bounded-slowdown threshold τ; 0 → 10
 	Warmup           int      // leave the first N replayed jobs out of the statistics
 	UntilLastArrival bool     // leave out jobs finishing after the last arrival
+	Until            float64  // > 0: end every run at this time, the observation window [0, Until] (engine.Options.Until)
 	KeepPartial      bool     // replay partial SWF records instead of dropping them
 	NoSeries         bool     // do not record or write series.parquet
 	NoJobs           bool     // RunDataset: write no jobs table (the summary and series only)

@@ -131,7 +131,7 @@ func runTask(tk task, opt Options) (result *output) {
 		return fail(err)
 	}
 	res, err := engine.Run(jobs, p.m, a, s, engine.Options{
-		Check: opt.Check, Series: !opt.NoSeries, Placement: opt.Out != "" && opt.Placement,
+		Check: opt.Check, Series: !opt.NoSeries, Placement: opt.Out != "" && opt.Placement, Until: opt.Until,
 	})
 	if err != nil {
 		return fail(err)

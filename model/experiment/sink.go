@@ -193,12 +193,15 @@ func metaOf(opt Options, preps []*prepared) schema.Meta {
 	if opt.UntilLastArrival {
 		filters = append(filters, "until-last-arrival")
 	}
+	if opt.Until > 0 {
+		filters = append(filters, fmt.Sprintf("until=%g", opt.Until))
+	}
 	o := schema.Options{Machine: opt.Machine, Allocs: opt.Allocs, Scheds: opt.Scheds, Estimates: opt.Estimates,
 		BsldTau: opt.BsldTau, Warmup: opt.Warmup, UntilLastArrival: opt.UntilLastArrival, Check: opt.Check,
-		Filters: filters, Placement: opt.Placement, Shape: opt.Shape}
+		Filters: filters, Placement: opt.Placement, Shape: opt.Shape, Until: opt.Until}
 	if opt.MetaOptions != nil {
 		o = *opt.MetaOptions
-		o.Filters, o.Shape = filters, opt.Shape
+		o.Filters, o.Shape, o.Until = filters, opt.Shape, opt.Until
 	}
 	var ts []schema.TraceInfo
 	for _, p := range preps {

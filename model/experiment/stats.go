@@ -23,22 +23,43 @@ func summarize(tk task, res *engine.Result, opt Options) schema.Summary {
 	filtered := int64(p.partial)
 	var allocArea, reqArea float64
 	classes := metrics.NewClassStats(metrics.SizeQuarters(p.m.Procs))
+	window := metrics.NoWindow()
+	waiting := 0
+	if opt.Until > 0 {
+		w := metrics.NewWindow(opt.Until, p.m.Procs)
+		for i := range jobs {
+			j := &jobs[i]
+			w.Add(j.Submit, j.Start, j.End, j.Run, res.AllocProcs[i], float64(j.Need()))
+		}
+		window = w.Stats()
+	}
 	for i := range jobs {
 		j := &jobs[i]
 		if j.Start < 0 {
-			continue // rejected by the allocator's feasibility check
+			if res.Stopped && j.Submit <= res.Last {
+				waiting++ // arrived by the end of the window (or rejected on arrival)
+			}
+			continue // rejected by the allocator's feasibility check, or after the window
+		}
+		end := j.End
+		if end < 0 { // running when the window ended
+			end = res.Last
 		}
 		// Fragmentation counts every job that ran, as utilization does.
-		if d := j.End - j.Start; d > 0 {
+		if d := end - j.Start; d > 0 {
 			allocArea += res.AllocProcs[i] * d
 			reqArea += float64(j.Procs) * d
 		}
-		if i < opt.Warmup || (opt.UntilLastArrival && j.End > lastArrival) {
+		if j.End < 0 || i < opt.Warmup || (opt.UntilLastArrival && j.End > lastArrival) {
 			filtered++
 			continue
 		}
 		acc.Add(j.Submit, j.Start, j.End, j.Run)
 		classes.Add(j.Procs, j.End-j.Submit)
+	}
+	if waiting > 0 {
+		// Still waiting when the window ended: left out, as the filters'.
+		filtered += int64(waiting - len(res.Rejected))
 	}
 	sizes := make([]schema.SizeClass, len(classes.Bounds))
 	for i, b := range classes.Bounds {
@@ -58,5 +79,8 @@ func summarize(tk task, res *engine.Result, opt Options) schema.Summary {
 		ExternalFrag:      metrics.ExternalFragmentation(res.ExtFragTime, sys.Makespan),
 		ExternalFragCount: int64(res.ExtFragInstants),
 		SizeClasses:       sizes,
+		WindowEnd:         window.T, WindowGenerated: window.Generated, WindowCompleted: window.Completed,
+		WindowAllocated: window.Allocated, WindowDelay: window.MeanDelay, WindowThroughput: window.Throughput,
+		WindowUtilization: window.Utilization, WindowPower: window.Power, WindowOffered: window.Offered,
 	}
 }

@@ -112,6 +112,20 @@ type Summary struct {
 	// in the quarters of the machine (metrics.SizeQuarters: Chu 1995 §5.3's
 	// four groups 1–256, 257–512, 513–768, 769–1024 on 32×32).
 	SizeClasses []SizeClass `parquet:"size_classes,list" schema:"optional"`
+	// Observation window [0, T] (replay --until T; Mohapatra, Yu & Das
+	// 1995 §4.2, metrics.Window): its end T (0 without a window), the jobs
+	// generated, completed and allocated by T, the mean queueing delay
+	// M = R/A, throughput X = C/T, utilization U, power P = X/M and the
+	// measured request rate S/(2^n·T); NaN without a window.
+	WindowEnd         float64 `parquet:"window_end" schema:"optional"`
+	WindowGenerated   int64   `parquet:"window_generated" schema:"optional"`
+	WindowCompleted   int64   `parquet:"window_completed" schema:"optional"`
+	WindowAllocated   int64   `parquet:"window_allocated" schema:"optional"`
+	WindowDelay       float64 `parquet:"window_delay" schema:"optional"`
+	WindowThroughput  float64 `parquet:"window_throughput" schema:"optional"`
+	WindowUtilization float64 `parquet:"window_util" schema:"optional"`
+	WindowPower       float64 `parquet:"window_power" schema:"optional"`
+	WindowOffered     float64 `parquet:"window_offered" schema:"optional"`
 }
 
 // SizeClass is one element of a summary's size_classes: the counted jobs
@@ -246,6 +260,7 @@ type Options struct {
 	Machines []string `json:"machines,omitempty"`
 	NoJobs   bool     `json:"no_jobs,omitempty"` // the sweep wrote no jobs table
 	Shape    string   `json:"shape,omitempty"`   // mesh shaping rule of jobs with a processor count only
+	Until    float64  `json:"until,omitempty"`   // the observation window [0, until] (replay --until), 0 for none
 }
 
 // TraceInfo is one element of the schedlab.traces metadata: the

@@ -93,6 +93,7 @@ type Replay struct {
 	Estimates        string   `toml:"estimates"` // "requested" (default) or "actual"
 	Warmup           int      `toml:"warmup"`
 	UntilLastArrival bool     `toml:"until_last_arrival"`
+	Until            float64  `toml:"until"` // > 0: the observation window [0, until] of every run
 	KeepPartial      bool     `toml:"keep_partial"`
 	BsldTau          float64  `toml:"bsld_tau"`
 	Series           *bool    `toml:"series"`    // default true
@@ -336,6 +337,9 @@ func (f *File) options(o *experiment.Options) error {
 	if r.Warmup < 0 {
 		return f.errAt("%d: must be ≥ 0", []any{r.Warmup}, "replay", "warmup")
 	}
+	if r.Until < 0 || math.IsNaN(r.Until) || math.IsInf(r.Until, 0) {
+		return f.errAt("%g: must be a positive time (or 0 for no window)", []any{r.Until}, "replay", "until")
+	}
 	shape := r.Shape
 	if shape == "" {
 		shape = mesh.ShapeSquare
@@ -371,7 +375,7 @@ func (f *File) options(o *experiment.Options) error {
 	}
 	*o = experiment.Options{
 		Allocs: r.Allocs, Scheds: r.Scheds, Estimates: est, BsldTau: tau, Warmup: r.Warmup,
-		UntilLastArrival: r.UntilLastArrival, KeepPartial: r.KeepPartial, Check: r.Check,
+		UntilLastArrival: r.UntilLastArrival, Until: r.Until, KeepPartial: r.KeepPartial, Check: r.Check,
 		NoSeries: r.Series != nil && !*r.Series, Placement: r.Placement == nil || *r.Placement,
 		NoJobs: r.Jobs != nil && !*r.Jobs, Shape: shape,
 	}
