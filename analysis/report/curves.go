@@ -11,18 +11,28 @@ import (
 )
 
 // CurveMetrics are the summary columns plotted against load, in order.
-var CurveMetrics = []string{"mean_response", "mean_wait", "mean_bsld", "mean_slowdown", "utilization", "throughput", "power", "mean_queue", "sd_response", "max_wait", "internal_frag", "external_frag"}
+var CurveMetrics = []string{"mean_response", "mean_wait", "mean_bsld", "mean_slowdown", "utilization", "throughput", "power", "mean_queue", "sd_response", "max_wait", "internal_frag", "external_frag",
+	"window_delay", "window_power", "window_throughput", "window_util"}
 
 // zeroSkipped are the curve metrics left out of an experiment where they are
 // 0 in every run (fragmentation on a flat machine with the count
 // allocator).
 var zeroSkipped = map[string]bool{"internal_frag": true, "external_frag": true}
 
+// windowed are the curve metrics of an observation window (replay
+// --until), left out of an experiment that has none (NaN in every run).
+var windowed = map[string]bool{"window_delay": true, "window_power": true, "window_throughput": true, "window_util": true}
+
 // allZero reports whether column col is 0 in every row of the cells.
 func allZero(cells []results.Cell, col string) bool {
+	return every(cells, col, func(v float64) bool { return v == 0 })
+}
+
+// every reports whether ok holds for column col in every row of the cells.
+func every(cells []results.Cell, col string, ok func(float64) bool) bool {
 	for i := range cells {
 		for _, v := range cells[i].Values(col) {
-			if v != 0 {
+			if !ok(v) {
 				return false
 			}
 		}
@@ -56,7 +66,7 @@ func buildCurves(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 		note = "One replication per load: no confidence intervals."
 	}
 	for _, col := range CurveMetrics {
-		if zeroSkipped[col] && allZero(cells, col) {
+		if zeroSkipped[col] && allZero(cells, col) || windowed[col] && every(cells, col, math.IsNaN) {
 			continue
 		}
 		m, _ := metrics.Lookup(col)

@@ -112,6 +112,10 @@ var Summary = []Metric{
 	{"max_wait", "maximum wait time", "max wait", Time, true, "Batsim/AccaSim outputs"},
 	{"internal_frag", "internal fragmentation", "int frag", Fraction, true, "allocated but unrequested processor-time (Chu 1995 §1; InternalFragmentation)"},
 	{"external_frag", "external fragmentation", "ext frag", Fraction, true, "share of the makespan the earliest waiting job had enough free processors (Chu 1995 §1; ExternalFragmentation)"},
+	{"window_delay", "mean queueing delay in the window", "M", Time, true, "Mohapatra, Yu & Das 1995 §4.2: M = R/A over [0, T] (Window)"},
+	{"window_power", "system power in the window", "P", PerTime2, false, "Mohapatra, Yu & Das 1995 §4.2: P = X/M over [0, T] (Window)"},
+	{"window_throughput", "throughput in the window", "X", PerTime, false, "Mohapatra, Yu & Das 1995 §4.2: X = C/T (Window)"},
+	{"window_util", "utilization in the window", "U", Fraction, false, "Mohapatra, Yu & Das 1995 §4.2: U = Σ 2^|I_i| t_i / (2^n T) (Window)"},
 }
 
 // Lookup returns the metric of a summary column.
