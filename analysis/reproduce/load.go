@@ -61,6 +61,9 @@ func (s *Suite) Plan(f *sweep.File, m Mode, seed *int64) (*sweep.Plan, error) {
 		if z.Jobs > 0 {
 			w.Jobs, w.Horizon = z.Jobs, 0
 		}
+		if z.Until > 0 {
+			w.Jobs, w.Horizon = 0, z.Until
+		}
 		if z.Reps > 0 {
 			w.Reps = z.Reps
 		}
@@ -79,6 +82,9 @@ func (s *Suite) Plan(f *sweep.File, m Mode, seed *int64) (*sweep.Plan, error) {
 	}
 	if z.Warmup > 0 {
 		g.Replay.Warmup = z.Warmup
+	}
+	if z.Until > 0 {
+		g.Replay.Until = z.Until
 	}
 	return g.Plan()
 }

@@ -196,3 +196,36 @@ func TestCheckPlan(t *testing.T) {
 		}
 	}
 }
+
+// A mode's until sets the observation window: every generated workload
+// runs to that horizon (its jobs count dropped) and the replay ends there.
+func TestPlanUntil(t *testing.T) {
+	src := strings.Replace(smallSuite, "[full]\njobs = 5000", "[full]\nuntil = 250", 1)
+	f, s, err := Decode("s.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Plan(f, Full, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Options().Until != 250 {
+		t.Errorf("replay until %g, want 250", p.Options().Until)
+	}
+	for i, w := range p.File.Workloads {
+		if w.Horizon != 250 || w.Jobs != 0 {
+			t.Errorf("workload %d: horizon %g, jobs %d; want 250, 0", i, w.Horizon, w.Jobs)
+		}
+	}
+	q, err := s.Plan(f, Quick, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Options().Until != 0 || q.File.Workloads[0].Horizon != 0 {
+		t.Errorf("quick: until %g, horizon %g; want none", q.Options().Until, q.File.Workloads[0].Horizon)
+	}
+	bad := strings.Replace(smallSuite, "[full]\njobs = 5000", "[full]\nuntil = -1", 1)
+	if _, _, err := Decode("s.toml", []byte(bad)); err == nil || !strings.Contains(err.Error(), "full.until") {
+		t.Errorf("negative until: %v", err)
+	}
+}

@@ -44,6 +44,7 @@ type Sizes struct {
 	Jobs      int                      `toml:"jobs"`      // jobs per trace, every workload
 	Reps      int                      `toml:"reps"`      // replications, every workload
 	Warmup    int                      `toml:"warmup"`    // the replay's warm-up (jobs left out of the statistics)
+	Until     float64                  `toml:"until"`     // the observation window [0, until]: every generated workload's horizon, and the replay's --until
 	Tolerance *Tolerance               `toml:"tolerance"` // default tolerance in this mode
 	Workload  map[string]WorkloadSizes `toml:"workload"`  // [quick.workload.NAME]: per-workload jobs and reps
 }
@@ -277,6 +278,9 @@ func (s *Suite) Validate(where func(...string) string, workloads []string) error
 			if f.v < 0 {
 				return fmt.Errorf("%s: %d must be ≥ 0", where(m.String(), f.name), f.v)
 			}
+		}
+		if z.Until < 0 || math.IsNaN(z.Until) || math.IsInf(z.Until, 0) {
+			return fmt.Errorf("%s: %g must be a positive time", where(m.String(), "until"), z.Until)
 		}
 		if z.Tolerance != nil {
 			if err := z.Tolerance.validate(where, m.String(), "tolerance"); err != nil {
