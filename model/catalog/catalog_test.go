@@ -110,3 +110,38 @@ func TestList(t *testing.T) {
 		}
 	}
 }
+
+// The default pairs on a hypercube are every cube allocator offered on it
+// times every scheduler that supports cubes; allocators of other kinds
+// are left out.
+func TestCubePairs(t *testing.T) {
+	m := policy.Machine{Kind: policy.Cube, Dim: 7, Procs: 128}
+	ps, err := Pairs(m, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var allocs, scheds []string
+	for _, a := range Allocators() {
+		if policy.Supports(a.Kinds, policy.Cube) {
+			allocs = append(allocs, a.Name)
+		}
+	}
+	for _, s := range Schedulers() {
+		if policy.Supports(s.Kinds, policy.Cube) {
+			scheds = append(scheds, s.Name)
+		}
+	}
+	if len(allocs) < 6 || len(ps) != len(allocs)*len(scheds) {
+		t.Fatalf("%d pairs for %d cube allocators × %d schedulers", len(ps), len(allocs), len(scheds))
+	}
+	for i, p := range ps {
+		if p.Alloc != allocs[i/len(scheds)] || p.Sched != scheds[i%len(scheds)] {
+			t.Errorf("pair %d = %s/%s", i, p.Alloc, p.Sched)
+		}
+	}
+	// multigray is not offered above cube:12.
+	big := policy.Machine{Kind: policy.Cube, Dim: 13, Procs: 1 << 13}
+	if _, err := Pairs(big, []string{"multigray"}, []string{"fcfs"}); err == nil {
+		t.Error("multigray offered on cube:13")
+	}
+}
