@@ -70,8 +70,8 @@ func TestErrors(t *testing.T) {
 			t.Errorf("Pairs(%v, %v): err %v, want %q", c.allocs, c.scheds, err, c.want)
 		}
 	}
-	if _, err := Pairs(policy.Machine{Kind: policy.Cube, Procs: 16, Dim: 4}, nil, nil); err == nil {
-		t.Errorf("cube machine: no error without cube allocators")
+	if _, err := Pairs(policy.Machine{Kind: policy.Cube, Procs: 16, Dim: 4}, []string{"count"}, nil); err == nil {
+		t.Errorf("cube machine: no error for a flat allocator")
 	}
 	// 2dbs is offered on square power-of-two meshes only.
 	mesh32x16 := policy.Machine{Kind: policy.Mesh, Procs: 512, Width: 32, Height: 16}
@@ -95,16 +95,12 @@ func TestErrors(t *testing.T) {
 
 func TestList(t *testing.T) {
 	l := List()
-	// Flat and mesh machines have allocators: cube is not listed (no
-	// stubs in `replay list`).
-	if len(l) != 2+len(Allocators())+len(Schedulers()) {
+	// Every machine kind has allocators, so every one is listed.
+	if len(l) != 3+len(Allocators())+len(Schedulers()) {
 		t.Errorf("%d lines", len(l))
 	}
 	joined := strings.Join(l, "\n")
-	if strings.Contains(joined, "machine    cube") {
-		t.Errorf("list offers machines without allocators:\n%s", joined)
-	}
-	for _, w := range []string{"machine    flat:N", "machine    mesh:WxH", "allocator  count", "allocator  bdi", "scheduler  easy", "wtl="} {
+	for _, w := range []string{"machine    flat:N", "machine    mesh:WxH", "machine    cube:n", "allocator  buddy", "allocator  count", "allocator  bdi", "scheduler  easy", "wtl="} {
 		if !strings.Contains(joined, w) {
 			t.Errorf("list lacks %q:\n%s", w, joined)
 		}
