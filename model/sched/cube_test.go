@@ -11,7 +11,9 @@ import (
 )
 
 // cubeMachine is cube:n.
-func cubeMachine(n int) policy.Machine { return policy.Machine{Kind: policy.Cube, Dim: n, Procs: 1 << n} }
+func cubeMachine(n int) policy.Machine {
+	return policy.Machine{Kind: policy.Cube, Dim: n, Procs: 1 << n}
+}
 
 // cubeAlloc builds a registered cube allocator.
 func cubeAlloc(t testing.TB, name string, m policy.Machine) policy.Allocator {
