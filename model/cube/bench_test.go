@@ -104,3 +104,28 @@ func BenchmarkReplayNASA(b *testing.B) {
 	}
 	b.ReportMetric(float64(jobs)/b.Elapsed().Seconds(), "jobs/s")
 }
+
+// TestNASAEveryPair replays the NASA iPSC/860 log on cube:7 under every
+// cube allocator × scheduler pair with the engine's invariant checker
+// (skipped with -short or when the log is absent).
+func TestNASAEveryPair(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	tr := nasa(t)
+	m := policy.Machine{Kind: policy.Cube, Dim: 7, Procs: 128}
+	src, _ := engine.Jobs(tr, m, engine.EstimatesRequested)
+	for _, as := range Allocators() {
+		for _, ss := range append(sched.Schedulers(), backfill.Schedulers()...) {
+			if !policy.Supports(ss.Kinds, policy.Cube) {
+				continue
+			}
+			a, _ := as.New(m, policy.Params{})
+			s, _ := ss.New(m, policy.Params{})
+			js := append([]policy.Job(nil), src...)
+			if _, err := engine.Run(js, m, a, s, engine.Options{Check: true}); err != nil {
+				t.Errorf("%s/%s: %v", as.Name, ss.Name, err)
+			}
+		}
+	}
+}
