@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/model/backfill"
+	"github.com/schedlab/schedlab/model/cube"
 	"github.com/schedlab/schedlab/model/flat"
 	"github.com/schedlab/schedlab/model/mesh"
 	"github.com/schedlab/schedlab/model/policy"
@@ -23,7 +24,7 @@ import (
 
 // Allocators returns every allocator, by machine family.
 func Allocators() []policy.AllocatorSpec {
-	return append(flat.Allocators(), mesh.Allocators()...)
+	return append(append(flat.Allocators(), mesh.Allocators()...), cube.Allocators()...)
 }
 
 // Schedulers returns every scheduler: the scheduling family, then

@@ -21,7 +21,7 @@ func TestNamesAreTheContract(t *testing.T) {
 	for _, s := range Schedulers() {
 		got = append(got, s.Name)
 	}
-	want := "fcfs sjf smallest largest ssd if sa mq scan prio-res easy conservative"
+	want := "fcfs sjf smallest largest ssd if sa mq scan static lazy prio-res easy conservative"
 	if g := strings.Join(got, " "); g != want {
 		t.Errorf("schedulers %q, want %q", g, want)
 	}
@@ -70,8 +70,8 @@ func TestErrors(t *testing.T) {
 			t.Errorf("Pairs(%v, %v): err %v, want %q", c.allocs, c.scheds, err, c.want)
 		}
 	}
-	if _, err := Pairs(policy.Machine{Kind: policy.Cube, Procs: 16, Dim: 4}, nil, nil); err == nil {
-		t.Errorf("cube machine: no error without cube allocators")
+	if _, err := Pairs(policy.Machine{Kind: policy.Cube, Procs: 16, Dim: 4}, []string{"count"}, nil); err == nil {
+		t.Errorf("cube machine: no error for a flat allocator")
 	}
 	// 2dbs is offered on square power-of-two meshes only.
 	mesh32x16 := policy.Machine{Kind: policy.Mesh, Procs: 512, Width: 32, Height: 16}
@@ -95,18 +95,49 @@ func TestErrors(t *testing.T) {
 
 func TestList(t *testing.T) {
 	l := List()
-	// Flat and mesh machines have allocators: cube is not listed (no
-	// stubs in `replay list`).
-	if len(l) != 2+len(Allocators())+len(Schedulers()) {
+	// Every machine kind has allocators, so every one is listed.
+	if len(l) != 3+len(Allocators())+len(Schedulers()) {
 		t.Errorf("%d lines", len(l))
 	}
 	joined := strings.Join(l, "\n")
-	if strings.Contains(joined, "machine    cube") {
-		t.Errorf("list offers machines without allocators:\n%s", joined)
-	}
-	for _, w := range []string{"machine    flat:N", "machine    mesh:WxH", "allocator  count", "allocator  bdi", "scheduler  easy", "wtl="} {
+	for _, w := range []string{"machine    flat:N", "machine    mesh:WxH", "machine    cube:n", "allocator  buddy", "allocator  count", "allocator  bdi", "scheduler  easy", "wtl="} {
 		if !strings.Contains(joined, w) {
 			t.Errorf("list lacks %q:\n%s", w, joined)
 		}
+	}
+}
+
+// The default pairs on a hypercube are every cube allocator offered on it
+// times every scheduler that supports cubes; allocators of other kinds
+// are left out.
+func TestCubePairs(t *testing.T) {
+	m := policy.Machine{Kind: policy.Cube, Dim: 7, Procs: 128}
+	ps, err := Pairs(m, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var allocs, scheds []string
+	for _, a := range Allocators() {
+		if policy.Supports(a.Kinds, policy.Cube) {
+			allocs = append(allocs, a.Name)
+		}
+	}
+	for _, s := range Schedulers() {
+		if policy.Supports(s.Kinds, policy.Cube) {
+			scheds = append(scheds, s.Name)
+		}
+	}
+	if len(allocs) < 6 || len(ps) != len(allocs)*len(scheds) {
+		t.Fatalf("%d pairs for %d cube allocators × %d schedulers", len(ps), len(allocs), len(scheds))
+	}
+	for i, p := range ps {
+		if p.Alloc != allocs[i/len(scheds)] || p.Sched != scheds[i%len(scheds)] {
+			t.Errorf("pair %d = %s/%s", i, p.Alloc, p.Sched)
+		}
+	}
+	// multigray is not offered above cube:12.
+	big := policy.Machine{Kind: policy.Cube, Dim: 13, Procs: 1 << 13}
+	if _, err := Pairs(big, []string{"multigray"}, []string{"fcfs"}); err == nil {
+		t.Error("multigray offered on cube:13")
 	}
 }

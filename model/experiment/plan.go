@@ -46,6 +46,7 @@ package experiment
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"runtime"
 	"sort"
 	"sync"
@@ -132,8 +133,11 @@ type prepared struct {
 func (p *prepared) prepare(t *trace.Trace, opt *Options) {
 	jobs, rej := engine.Jobs(t, p.m, opt.Estimates)
 	p.t, p.name, p.rejected = t, t.Name, len(rej)
-	if p.m.Kind == policy.Mesh {
+	switch p.m.Kind {
+	case policy.Mesh:
 		jobs = p.shape(jobs, opt.Shape)
+	case policy.Cube:
+		subcubes(jobs)
 	}
 	if !opt.KeepPartial {
 		w := 0
@@ -168,6 +172,18 @@ func (p *prepared) shape(jobs []policy.Job, rule string) []policy.Job {
 		w++
 	}
 	return jobs[:w]
+}
+
+// subcubes gives every job of a hypercube run the request of its subcube:
+// 2^k nodes, 2^k ≥ Procs, written as a 2^k×1 shape so that Job.Need is
+// 2^k (the external-fragmentation test asks for the whole subcube; the
+// rounding up is internal fragmentation). Jobs larger than the machine
+// are already rejected by engine.Jobs.
+func subcubes(jobs []policy.Job) {
+	for i := range jobs {
+		j := &jobs[i]
+		j.Width, j.Height = 1<<bits.Len(uint(max(j.Procs, 1)-1)), 1
+	}
 }
 
 // take returns the jobs for one run: a copy, except for the last run of the

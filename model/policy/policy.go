@@ -37,8 +37,9 @@ type Job struct {
 }
 
 // Need is the number of processors j occupies when placed: its w×h
-// request on a mesh (which may exceed Procs: internal fragmentation), else
-// Procs.
+// request on a mesh (which may exceed Procs: internal fragmentation; on a
+// hypercube the experiment writes a job's 2^k-node subcube as a 2^k×1
+// request), else Procs.
 func (j *Job) Need() int {
 	if j.Width > 0 && j.Height > 0 {
 		return max(j.Width*j.Height, j.Procs)

@@ -10,7 +10,8 @@ import (
 
 // Schedulers returns the registry entries of the scheduling family, in the
 // order `replay list` shows them. Every one works on any machine kind except
-// mq with by=larger or by=smaller (meshes only).
+// mq with by=larger or by=smaller (meshes only), static and lazy (hypercube
+// schemes: cubes only) and prio-res (flat machines and meshes).
 func Schedulers() []policy.SchedulerSpec {
 	orderP := func(def string) policy.Param {
 		return policy.Param{Name: "order", Default: def, Doc: "up: ScanUp (small sizes first); down: ScanDown (large sizes first)"}
@@ -76,6 +77,34 @@ func Schedulers() []policy.SchedulerSpec {
 			},
 		},
 		{
+			Name:  "static",
+			Doc:   "static partitioning: one (n−1)-cube, …, one 1-cube and two 0-cubes, an FCFS queue per dimension (Mohapatra, Yu & Das, \"A Lazy Scheduling Scheme for Hypercube Computers\", 1995, §3.1)",
+			Kinds: []string{policy.Cube},
+			New: func(m policy.Machine, p policy.Params) (policy.Scheduler, error) {
+				if err := p.Check(); err != nil {
+					return nil, fmt.Errorf("static: %w", err)
+				}
+				return NewStatic(m.Procs), nil
+			},
+		},
+		{
+			Name:  "lazy",
+			Doc:   "lazy scheduling: a queue per dimension, threshold N_k = allocated k-cubes, a released k-cube handed to the head of Q_k, a maximum queueing delay (Mohapatra, Yu & Das, \"A Lazy Scheduling Scheme for Hypercube Computers\", 1995, §3.2)",
+			Kinds: []string{policy.Cube},
+			Params: []policy.Param{
+				{Name: "wait", Default: "dynamic", Doc: "maximum queueing delay: dynamic (d_t²·λ), a number T, or inf (no starvation rule)"},
+				{Name: "warmup", Default: "100", Doc: "wait=dynamic: jobs allocated before the rule applies (start-up guard)"},
+				{Name: "retry", Default: "false", Doc: "true: after every release, retry the head of every queue with |Q_j| > N_j (an extension)"},
+			},
+			New: func(m policy.Machine, p policy.Params) (policy.Scheduler, error) {
+				s, err := newLazy(m, p)
+				if err != nil {
+					return nil, fmt.Errorf("lazy: %w", err)
+				}
+				return s, nil
+			},
+		},
+		{
 			Name: "prio-res",
 			Doc:  "priority (starvation counter MAX_PRI) + reservation: a submesh on meshes (every candidate, fewest free processors, then fewest overlapped allocations), a processor count on flat machines (Das Sharma & Pradhan ICPP'94; Chu 1995 §2.5.4)",
 			// Meshes reserve a submesh through policy.Reserver
@@ -135,4 +164,35 @@ func newMQ(m policy.Machine, p policy.Params) (*MultipleQueues, error) {
 		return nil, fmt.Errorf("parameter q=%s: must be ≥ 1", strconv.Itoa(q))
 	}
 	return NewMultipleQueues(m, q, order == "down", by, wtl)
+}
+
+// newLazy parses lazy's parameters.
+func newLazy(m policy.Machine, p policy.Params) (*Lazy, error) {
+	if err := p.Check("wait", "warmup", "retry"); err != nil {
+		return nil, err
+	}
+	dynamic := p["wait"] == "" || p["wait"] == "dynamic"
+	wait := math.Inf(1)
+	if !dynamic {
+		w, err := p.Float("wait", math.Inf(1))
+		if err != nil {
+			return nil, err
+		}
+		if w < 0 {
+			return nil, fmt.Errorf("parameter wait=%q: must be ≥ 0, inf or dynamic", p["wait"])
+		}
+		wait = w
+	}
+	warmup, err := p.Int("warmup", 100)
+	if err != nil {
+		return nil, err
+	}
+	if warmup < 0 {
+		return nil, fmt.Errorf("parameter warmup=%d: must be ≥ 0", warmup)
+	}
+	retry, err := p.Choice("retry", "false", "false", "true")
+	if err != nil {
+		return nil, err
+	}
+	return NewLazy(m.Procs, wait, dynamic, warmup, retry == "true"), nil
 }
