@@ -97,14 +97,14 @@ func TestList(t *testing.T) {
 	l := List()
 	// Flat and mesh machines have allocators: cube is not listed (no
 	// stubs in `replay list`).
-	if len(l) != 2+len(Allocators())+len(Schedulers()) {
+	if len(l) != 2+len(Allocators())+len(Schedulers())+len(MalleableAllocators())+len(MalleableSchedulers()) {
 		t.Errorf("%d lines", len(l))
 	}
 	joined := strings.Join(l, "\n")
 	if strings.Contains(joined, "machine    cube") {
 		t.Errorf("list offers machines without allocators:\n%s", joined)
 	}
-	for _, w := range []string{"machine    flat:N", "machine    mesh:WxH", "allocator  count", "allocator  bdi", "scheduler  easy", "wtl="} {
+	for _, w := range []string{"machine    flat:N", "machine    mesh:WxH", "allocator  count", "allocator  bdi", "scheduler  easy", "wtl=", "scheduler  wf             [flat; --mode malleable]"} {
 		if !strings.Contains(joined, w) {
 			t.Errorf("list lacks %q:\n%s", w, joined)
 		}

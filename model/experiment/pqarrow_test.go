@@ -31,7 +31,7 @@ func TestReadWithArrow(t *testing.T) {
 			"sd_response:float64 mean_wait:float64 mean_slowdown:float64 mean_bsld:float64 utilization:float64 makespan:float64 " +
 			"throughput:float64 power:float64 max_queue:int64 mean_queue:float64 load:float64 procs:int64 bsld_tau:float64 " +
 			"filtered:int64 max_wait:float64 mean_run:float64 internal_frag:float64 external_frag:float64 external_frag_instants:int64 " +
-			"size_classes:list<list: struct<lo: int64, hi: int64, jobs: int64, mean_response: float64, sd_response: float64>, nullable> ",
+			"size_classes:list<list: struct<lo: int64, hi: int64, jobs: int64, mean_response: float64, sd_response: float64>, nullable> mean_active:float64 capped_share:float64 ",
 		schema.SeriesFile: "trace:utf8 machine:utf8 alloc:utf8 sched:utf8 rep:int64 time:float64 busy:float64 running:int64 queue:int64 ",
 	}
 	rowsWant := map[string]int64{schema.JobsFile: 6, schema.SummaryFile: 2, schema.SeriesFile: 8}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/schedlab/schedlab/model/catalog"
 	"github.com/schedlab/schedlab/model/schema"
 	"github.com/schedlab/schedlab/trace"
 )
@@ -195,10 +196,10 @@ func metaOf(opt Options, preps []*prepared) schema.Meta {
 	}
 	o := schema.Options{Machine: opt.Machine, Allocs: opt.Allocs, Scheds: opt.Scheds, Estimates: opt.Estimates,
 		BsldTau: opt.BsldTau, Warmup: opt.Warmup, UntilLastArrival: opt.UntilLastArrival, Check: opt.Check,
-		Filters: filters, Placement: opt.Placement, Shape: opt.Shape}
+		Filters: filters, Placement: opt.Placement, Shape: opt.Shape, Mode: modeMeta(opt.Mode)}
 	if opt.MetaOptions != nil {
 		o = *opt.MetaOptions
-		o.Filters, o.Shape = filters, opt.Shape
+		o.Filters, o.Shape, o.Mode = filters, opt.Shape, modeMeta(opt.Mode)
 	}
 	var ts []schema.TraceInfo
 	for _, p := range preps {
@@ -300,4 +301,13 @@ func (s *sink) abort() {
 		s.lock.Close() // releases the flock
 		s.lock = nil
 	}
+}
+
+// modeMeta is what the options metadata records of a mode: "malleable",
+// nothing for rigid (files of rigid runs are as before modes existed).
+func modeMeta(mode string) string {
+	if mode == catalog.ModeMalleable {
+		return mode
+	}
+	return ""
 }

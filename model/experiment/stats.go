@@ -21,7 +21,7 @@ func summarize(tk task, res *engine.Result, opt Options) schema.Summary {
 	}
 	acc := metrics.NewAccumulator(opt.BsldTau)
 	filtered := int64(p.partial)
-	var allocArea, reqArea float64
+	var allocArea, reqArea, residence float64
 	classes := metrics.NewClassStats(metrics.SizeQuarters(p.m.Procs))
 	for i := range jobs {
 		j := &jobs[i]
@@ -32,6 +32,7 @@ func summarize(tk task, res *engine.Result, opt Options) schema.Summary {
 		if d := j.End - j.Start; d > 0 {
 			allocArea += res.AllocProcs[i] * d
 			reqArea += float64(j.Procs) * d
+			residence += d
 		}
 		if i < opt.Warmup || (opt.UntilLastArrival && j.End > lastArrival) {
 			filtered++
@@ -58,5 +59,7 @@ func summarize(tk task, res *engine.Result, opt Options) schema.Summary {
 		ExternalFrag:      metrics.ExternalFragmentation(res.ExtFragTime, sys.Makespan),
 		ExternalFragCount: int64(res.ExtFragInstants),
 		SizeClasses:       sizes,
+		MeanActive:        metrics.MeanActive(residence, sys.Makespan),
+		CappedShare:       math.NaN(),
 	}
 }

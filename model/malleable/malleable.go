@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/schedlab/schedlab/model/internal/fifo"
+	"github.com/schedlab/schedlab/model/metrics"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/workload"
 )
@@ -298,12 +299,7 @@ func (s *Scheduler) Rates(now float64, running []*policy.Job, rate []float64) {
 // over every repartition and every active job with a cap N_i, the fraction
 // in which p_i = N_i (p_i ≥ N_i when caps are ignored, cap=false). NaN when
 // no job had a cap.
-func (s *Scheduler) CappedShare() float64 {
-	if s.allocs == 0 {
-		return math.NaN()
-	}
-	return float64(s.capped) / float64(s.allocs)
-}
+func (s *Scheduler) CappedShare() float64 { return metrics.CappedShare(s.capped, s.allocs) }
 
 // grow makes the scratch slices of c hold n values.
 func (c *ctx) grow(n int) {

@@ -112,6 +112,13 @@ type Summary struct {
 	// in the quarters of the machine (metrics.SizeQuarters: Chu 1995 §5.3's
 	// four groups 1–256, 257–512, 513–768, 769–1024 on 32×32).
 	SizeClasses []SizeClass `parquet:"size_classes,list" schema:"optional"`
+	// Dynamic space sharing (model/metrics): the time-averaged number of
+	// jobs running (in malleable mode, the active list, jobs holding a
+	// share of 0 included), and the share of allocations bounded by the
+	// jobs' parallelism caps N_i (Guha 1995 §7.5; NaN in rigid mode and
+	// when no job has a cap).
+	MeanActive  float64 `parquet:"mean_active" schema:"optional"`
+	CappedShare float64 `parquet:"capped_share" schema:"optional"`
 }
 
 // SizeClass is one element of a summary's size_classes: the counted jobs
@@ -246,6 +253,7 @@ type Options struct {
 	Machines []string `json:"machines,omitempty"`
 	NoJobs   bool     `json:"no_jobs,omitempty"` // the sweep wrote no jobs table
 	Shape    string   `json:"shape,omitempty"`   // mesh shaping rule of jobs with a processor count only
+	Mode     string   `json:"mode,omitempty"`    // "malleable" for dynamic space sharing (omitted: rigid)
 }
 
 // TraceInfo is one element of the schedlab.traces metadata: the
