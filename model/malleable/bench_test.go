@@ -1,6 +1,7 @@
 package malleable
 
 import (
+	"math"
 	"testing"
 
 	"github.com/schedlab/schedlab/model/engine"
@@ -67,7 +68,7 @@ func BenchmarkRepartition(b *testing.B) {
 			b.Run(pol.name+"/n="+itoa(n), func(b *testing.B) {
 				act := make([]*Share, n)
 				for i := range act {
-					cp := 1e308
+					cp := math.Inf(1)
 					if pol.capN > 0 {
 						cp = pol.capN + float64(i%5)
 					}
