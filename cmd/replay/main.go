@@ -2,7 +2,7 @@
 // under every (processor allocator, job scheduler) pair and writes the
 // results as Parquet (see model/experiment).
 //
-//	replay run [--machine M] [--alloc a,b] [--sched x,y] [--out DIR] [-j N] [TRACE...]
+//	replay run [--machine M] [--mode rigid|malleable] [--alloc a,b] [--sched x,y] [--out DIR] [-j N] [TRACE...]
 //	replay list
 //
 // With no TRACE, run replays the embedded default traces (package traces)
@@ -74,6 +74,7 @@ func runCommand() *cli.Command {
 		ArgsUsage: "[TRACE...] (.swf, .swf.gz, .parquet; none: the embedded default traces, plus DIR/report.pdf)",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "machine", Usage: "machine for every trace (flat:N, mesh:WxH, cube:n); default: the trace's hint, else flat:MaxProcs"},
+			&cli.StringFlag{Name: "mode", Value: catalog.ModeRigid, Usage: "rigid (jobs hold their processors from start to end) or malleable (Guha 1995 dynamic space sharing: fractional allocations repartitioned at every arrival and departure; needs the trace's work and efficiency columns; allocator share, schedulers eq, alpha, lrwf, mrwf, wk, we, wf)"},
 			&cli.StringSliceFlag{Name: "alloc", Usage: "allocator specs, comma-separated, repeatable (default: every compatible one)"},
 			&cli.StringSliceFlag{Name: "sched", Usage: "scheduler specs, comma-separated, repeatable, e.g. fcfs,mq:q=32,order=down (default: every compatible one)"},
 			&cli.StringFlag{Name: "out", Value: "out", Usage: "output directory"},
@@ -143,6 +144,9 @@ func run(c *cli.Context) error {
 	if j := c.Int("j"); j < 1 {
 		return fmt.Errorf("-j %d: want at least 1 worker", j)
 	}
+	if err := catalog.CheckMode(c.String("mode")); err != nil {
+		return fmt.Errorf("--%w", err)
+	}
 	if err := experiment.CheckTable(c.String("table")); err != nil {
 		return err
 	}
@@ -173,7 +177,7 @@ func run(c *cli.Context) error {
 	}
 	quiet := c.Bool("quiet")
 	opt := experiment.Options{
-		Machine: c.String("machine"), Allocs: allocs, Scheds: scheds, Workers: c.Int("j"),
+		Machine: c.String("machine"), Mode: c.String("mode"), Allocs: allocs, Scheds: scheds, Workers: c.Int("j"),
 		Check: c.Bool("check"), Estimates: c.String("estimates"), BsldTau: c.Float64("bsld-tau"), Shape: c.String("shape"),
 		Warmup: c.Int("warmup"), UntilLastArrival: c.Bool("until-last-arrival"), Until: c.Float64("until"),
 		KeepPartial: c.Bool("keep-partial"), NoSeries: c.Bool("no-series"), Placement: c.Bool("placement"),

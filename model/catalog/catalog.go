@@ -17,6 +17,7 @@ import (
 	"github.com/schedlab/schedlab/model/backfill"
 	"github.com/schedlab/schedlab/model/cube"
 	"github.com/schedlab/schedlab/model/flat"
+	"github.com/schedlab/schedlab/model/malleable"
 	"github.com/schedlab/schedlab/model/mesh"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/sched"
@@ -31,6 +32,59 @@ func Allocators() []policy.AllocatorSpec {
 // backfilling.
 func Schedulers() []policy.SchedulerSpec {
 	return append(sched.Schedulers(), backfill.Schedulers()...)
+}
+
+// Replay modes: rigid jobs (the default), or malleable jobs whose
+// fractional allocations a policy repartitions at every arrival and
+// departure (model/malleable). Each mode has its own policies: the
+// malleable ones are never among the rigid default pairs, and the other
+// way round.
+const (
+	ModeRigid     = "rigid"
+	ModeMalleable = "malleable"
+)
+
+// CheckMode returns an error unless mode is "" (rigid), rigid or malleable.
+func CheckMode(mode string) error {
+	if mode != "" && mode != ModeRigid && mode != ModeMalleable {
+		return fmt.Errorf("mode %q: want %s or %s", mode, ModeRigid, ModeMalleable)
+	}
+	return nil
+}
+
+// MalleableAllocators returns the malleable mode's allocator (share: its
+// pairs' alloc column reads "share").
+func MalleableAllocators() []policy.AllocatorSpec { return malleable.Allocators() }
+
+// MalleableSchedulers returns the malleable mode's policies.
+func MalleableSchedulers() []policy.SchedulerSpec { return malleable.Schedulers() }
+
+// AllocatorIn returns the allocator named name in mode.
+func AllocatorIn(mode, name string) (policy.AllocatorSpec, error) {
+	if mode == ModeMalleable {
+		return find(malleableAllocators, name)
+	}
+	return Allocator(name)
+}
+
+// SchedulerIn returns the scheduler named name in mode.
+func SchedulerIn(mode, name string) (policy.SchedulerSpec, error) {
+	if mode == ModeMalleable {
+		return find(malleableSchedulers, name)
+	}
+	return Scheduler(name)
+}
+
+// PairsIn is Pairs in mode: the rigid registry, or the malleable one
+// (allocator share, the malleable policies).
+func PairsIn(mode string, m policy.Machine, allocs, scheds []string) ([]Pair, error) {
+	if err := CheckMode(mode); err != nil {
+		return nil, err
+	}
+	if mode == ModeMalleable {
+		return pairs(malleableAllocators, malleableSchedulers, m, allocs, scheds)
+	}
+	return Pairs(m, allocs, scheds)
 }
 
 // MachineKinds documents the machine kinds, for `replay list`.
@@ -137,6 +191,16 @@ var schedulers = registry[policy.SchedulerSpec]{
 	},
 }
 
+// The malleable mode's registries.
+var (
+	malleableAllocators = registry[policy.AllocatorSpec]{
+		what: "malleable-mode allocator", all: MalleableAllocators, info: allocators.info, try: allocators.try, offered: allocators.offered,
+	}
+	malleableSchedulers = registry[policy.SchedulerSpec]{
+		what: "malleable-mode scheduler", all: MalleableSchedulers, info: schedulers.info, try: schedulers.try,
+	}
+)
+
 // find returns the spec named name.
 func find[S any](r registry[S], name string) (S, error) {
 	var names []string
@@ -209,11 +273,15 @@ func choose[S any](r registry[S], m policy.Machine, strs []string) ([]choice[S],
 // that does not support m, an unknown name or an unknown or invalid
 // parameter is an error. Duplicate specs (same canonical name) count once.
 func Pairs(m policy.Machine, allocs, scheds []string) ([]Pair, error) {
-	as, err := choose(allocators, m, allocs)
+	return pairs(allocators, schedulers, m, allocs, scheds)
+}
+
+func pairs(ar registry[policy.AllocatorSpec], sr registry[policy.SchedulerSpec], m policy.Machine, allocs, scheds []string) ([]Pair, error) {
+	as, err := choose(ar, m, allocs)
 	if err != nil {
 		return nil, err
 	}
-	ss, err := choose(schedulers, m, scheds)
+	ss, err := choose(sr, m, scheds)
 	if err != nil {
 		return nil, err
 	}
@@ -270,6 +338,12 @@ func List() []string {
 	}
 	for _, s := range Schedulers() {
 		out = append(out, fmt.Sprintf("scheduler  %-14s [%s] %s%s", s.Name, kinds(s.Kinds), s.Doc, params(s.Params)))
+	}
+	for _, s := range MalleableAllocators() {
+		out = append(out, fmt.Sprintf("allocator  %-14s [%s; --mode malleable] %s%s", s.Name, kinds(s.Kinds), s.Doc, params(s.Params)))
+	}
+	for _, s := range MalleableSchedulers() {
+		out = append(out, fmt.Sprintf("scheduler  %-14s [%s; --mode malleable] %s%s", s.Name, kinds(s.Kinds), s.Doc, params(s.Params)))
 	}
 	return out
 }

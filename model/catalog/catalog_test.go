@@ -96,11 +96,11 @@ func TestErrors(t *testing.T) {
 func TestList(t *testing.T) {
 	l := List()
 	// Every machine kind has allocators, so every one is listed.
-	if len(l) != 3+len(Allocators())+len(Schedulers()) {
+	if len(l) != 3+len(Allocators())+len(Schedulers())+len(MalleableAllocators())+len(MalleableSchedulers()) {
 		t.Errorf("%d lines", len(l))
 	}
 	joined := strings.Join(l, "\n")
-	for _, w := range []string{"machine    flat:N", "machine    mesh:WxH", "machine    cube:n", "allocator  buddy", "allocator  count", "allocator  bdi", "scheduler  easy", "wtl="} {
+	for _, w := range []string{"machine    flat:N", "machine    mesh:WxH", "machine    cube:n", "allocator  buddy", "allocator  count", "allocator  bdi", "scheduler  easy", "wtl=", "scheduler  wf             [flat; --mode malleable]"} {
 		if !strings.Contains(joined, w) {
 			t.Errorf("list lacks %q:\n%s", w, joined)
 		}

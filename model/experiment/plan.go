@@ -53,6 +53,7 @@ import (
 
 	"github.com/schedlab/schedlab/model/catalog"
 	"github.com/schedlab/schedlab/model/engine"
+	"github.com/schedlab/schedlab/model/malleable"
 	"github.com/schedlab/schedlab/model/mesh"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/schema"
@@ -75,6 +76,7 @@ type Options struct {
 	NoSeries         bool     // do not record or write series.parquet
 	NoJobs           bool     // RunDataset: write no jobs table (the summary and series only)
 	Shape            string   // mesh machines: the shaping rule of jobs that give only a processor count (mesh.Shapes; "" → square)
+	Mode             string   // "rigid" (default when "") or "malleable" (catalog.ModeMalleable: model/malleable's policies, the share allocator)
 	Placement        bool     // record placements in jobs.parquet (O(pieces) per job; the count allocator scatters jobs in many pieces)
 	Out              string   // output directory; "" → write nothing
 	Version          string   // tool version recorded in the files' metadata
@@ -129,9 +131,16 @@ type prepared struct {
 }
 
 // prepare converts t into engine jobs on p's machine, dropping partial
-// records unless opt.KeepPartial.
-func (p *prepared) prepare(t *trace.Trace, opt *Options) {
-	jobs, rej := engine.Jobs(t, p.m, opt.Estimates)
+// records unless opt.KeepPartial. In malleable mode a job's processor
+// count is no constraint (none is rejected for exceeding the machine), and
+// every job must have a work and an efficiency (malleable.Prepare): the
+// error names the file.
+func (p *prepared) prepare(t *trace.Trace, opt *Options) error {
+	m := p.m
+	if opt.Mode == catalog.ModeMalleable {
+		m.Procs = math.MaxInt32
+	}
+	jobs, rej := engine.Jobs(t, m, opt.Estimates)
 	p.t, p.name, p.rejected = t, t.Name, len(rej)
 	switch p.m.Kind {
 	case policy.Mesh:
@@ -152,6 +161,12 @@ func (p *prepared) prepare(t *trace.Trace, opt *Options) {
 		jobs = jobs[:w]
 	}
 	p.jobs, p.n, p.records = jobs, len(jobs), len(t.Jobs)
+	if opt.Mode == catalog.ModeMalleable {
+		if err := malleable.Prepare(jobs, p.m.Procs); err != nil {
+			return fmt.Errorf("%s: %w", where(t), err)
+		}
+	}
+	return nil
 }
 
 // shape gives every job of a mesh run that has no w×h request (a real
@@ -198,8 +213,7 @@ func (p *prepared) take() ([]policy.Job, error) {
 		t, err := load()
 		if err != nil {
 			p.err = err
-		} else {
-			p.prepare(t, p.opt)
+		} else if p.err = p.prepare(t, p.opt); p.err == nil {
 			if p.opt.ReleaseTraces {
 				t.Jobs = nil
 			}
@@ -272,6 +286,9 @@ func (opt *Options) validate() error {
 	if opt.Shape == "" {
 		opt.Shape = mesh.ShapeSquare
 	}
+	if err := catalog.CheckMode(opt.Mode); err != nil {
+		return err
+	}
 	if err := mesh.CheckShape(opt.Shape); err != nil {
 		return err
 	}
@@ -308,12 +325,14 @@ func plan(traces []*trace.Trace, opt Options) ([]task, []*prepared, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		pairs, err := catalog.Pairs(m, opt.Allocs, opt.Scheds)
+		pairs, err := catalog.PairsIn(opt.Mode, m, opt.Allocs, opt.Scheds)
 		if err != nil {
 			return nil, nil, fmt.Errorf("trace %s: %w", t.Name, err)
 		}
 		p := &prepared{m: m, left: len(pairs)}
-		p.prepare(t, &opt)
+		if err := p.prepare(t, &opt); err != nil {
+			return nil, nil, err
+		}
 		if opt.ReleaseTraces {
 			t.Jobs = nil // converted: the engine jobs are all the runs need
 		}

@@ -137,6 +137,9 @@ func runTask(tk task, opt Options) (result *output) {
 		return fail(err)
 	}
 	o := &output{tk: tk, summary: summarize(tk, res, opt)}
+	if c, ok := s.(interface{ CappedShare() float64 }); ok {
+		o.summary.CappedShare = c.CappedShare() // malleable mode (model/malleable)
+	}
 	if opt.Out != "" {
 		o.res = res
 	}

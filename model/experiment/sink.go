@@ -14,6 +14,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/schedlab/schedlab/model/catalog"
 	"github.com/schedlab/schedlab/model/schema"
 	"github.com/schedlab/schedlab/trace"
 )
@@ -198,10 +199,10 @@ func metaOf(opt Options, preps []*prepared) schema.Meta {
 	}
 	o := schema.Options{Machine: opt.Machine, Allocs: opt.Allocs, Scheds: opt.Scheds, Estimates: opt.Estimates,
 		BsldTau: opt.BsldTau, Warmup: opt.Warmup, UntilLastArrival: opt.UntilLastArrival, Check: opt.Check,
-		Filters: filters, Placement: opt.Placement, Shape: opt.Shape, Until: opt.Until}
+		Filters: filters, Placement: opt.Placement, Shape: opt.Shape, Until: opt.Until, Mode: modeMeta(opt.Mode)}
 	if opt.MetaOptions != nil {
 		o = *opt.MetaOptions
-		o.Filters, o.Shape, o.Until = filters, opt.Shape, opt.Until
+		o.Filters, o.Shape, o.Until, o.Mode = filters, opt.Shape, opt.Until, modeMeta(opt.Mode)
 	}
 	var ts []schema.TraceInfo
 	for _, p := range preps {
@@ -303,4 +304,13 @@ func (s *sink) abort() {
 		s.lock.Close() // releases the flock
 		s.lock = nil
 	}
+}
+
+// modeMeta is what the options metadata records of a mode: "malleable",
+// nothing for rigid (files of rigid runs are as before modes existed).
+func modeMeta(mode string) string {
+	if mode == catalog.ModeMalleable {
+		return mode
+	}
+	return ""
 }

@@ -21,7 +21,7 @@ func summarize(tk task, res *engine.Result, opt Options) schema.Summary {
 	}
 	acc := metrics.NewAccumulator(opt.BsldTau)
 	filtered := int64(p.partial)
-	var allocArea, reqArea float64
+	var allocArea, reqArea, residence float64
 	classes := metrics.NewClassStats(metrics.SizeQuarters(p.m.Procs))
 	window := metrics.NoWindow()
 	waiting := 0
@@ -49,6 +49,7 @@ func summarize(tk task, res *engine.Result, opt Options) schema.Summary {
 		if d := end - j.Start; d > 0 {
 			allocArea += res.AllocProcs[i] * d
 			reqArea += float64(j.Procs) * d
+			residence += d
 		}
 		if j.End < 0 || i < opt.Warmup || (opt.UntilLastArrival && j.End > lastArrival) {
 			filtered++
@@ -82,5 +83,7 @@ func summarize(tk task, res *engine.Result, opt Options) schema.Summary {
 		WindowEnd:         window.T, WindowGenerated: window.Generated, WindowCompleted: window.Completed,
 		WindowAllocated: window.Allocated, WindowDelay: window.MeanDelay, WindowThroughput: window.Throughput,
 		WindowUtilization: window.Utilization, WindowPower: window.Power, WindowOffered: window.Offered,
+		MeanActive:  metrics.MeanActive(residence, sys.Makespan),
+		CappedShare: math.NaN(),
 	}
 }

@@ -165,6 +165,36 @@ func Power(throughput, meanWait float64) float64 {
 // positive when the policy is better (lower) than the baseline.
 func PctImprovement(r, base float64) float64 { return (base - r) / base * 100 }
 
+// MeanActive is the time-averaged number of jobs running, Σ residence
+// (end − start) / makespan: in malleable mode the mean length of Guha's
+// active list (jobs holding a share of 0 included). NaN when the makespan
+// is 0.
+func MeanActive(residence, makespan float64) float64 {
+	if makespan <= 0 {
+		return math.NaN()
+	}
+	return residence / makespan
+}
+
+// CappedShare is Guha's fraction of allocations bounded by N_i (1995
+// §7.5: 72%, 55%, 40% at N̄ = 25, 45, 73): capped of allocs, counted over
+// every repartition and every active job that has a cap N_i (model/
+// malleable's Scheduler.CappedShare). NaN when allocs is 0.
+func CappedShare(capped, allocs int64) float64 {
+	if allocs == 0 {
+		return math.NaN()
+	}
+	return float64(capped) / float64(allocs)
+}
+
+// Malleable lists the summary columns of the malleable mode, for report
+// pages that show them (not in Summary: they mean nothing for most rigid
+// runs).
+var Malleable = []Metric{
+	{"mean_active", "mean active jobs", "active", Jobs, false, "time-averaged active list length (Guha 1995 §4.3); Σ residence / makespan"},
+	{"capped_share", "allocations bounded by N_i", "capped", Fraction, false, "Guha 1995 §7.5: share of allocations with p_i = N_i"},
+}
+
 // Normalised is Guha's normalised R̄ = R̄(policy) / R̄(baseline) (B.6).
 func Normalised(r, base float64) float64 { return r / base }
 

@@ -126,6 +126,13 @@ type Summary struct {
 	WindowUtilization float64 `parquet:"window_util" schema:"optional"`
 	WindowPower       float64 `parquet:"window_power" schema:"optional"`
 	WindowOffered     float64 `parquet:"window_offered" schema:"optional"`
+	// Dynamic space sharing (model/metrics): the time-averaged number of
+	// jobs running (in malleable mode, the active list, jobs holding a
+	// share of 0 included), and the share of allocations bounded by the
+	// jobs' parallelism caps N_i (Guha 1995 §7.5; NaN in rigid mode and
+	// when no job has a cap).
+	MeanActive  float64 `parquet:"mean_active" schema:"optional"`
+	CappedShare float64 `parquet:"capped_share" schema:"optional"`
 }
 
 // SizeClass is one element of a summary's size_classes: the counted jobs
@@ -261,6 +268,7 @@ type Options struct {
 	NoJobs   bool     `json:"no_jobs,omitempty"` // the sweep wrote no jobs table
 	Shape    string   `json:"shape,omitempty"`   // mesh shaping rule of jobs with a processor count only
 	Until    float64  `json:"until,omitempty"`   // the observation window [0, until] (replay --until), 0 for none
+	Mode     string   `json:"mode,omitempty"`    // "malleable" for dynamic space sharing (omitted: rigid)
 }
 
 // TraceInfo is one element of the schedlab.traces metadata: the

@@ -23,11 +23,15 @@ func TestColumnsInContractOrder(t *testing.T) {
 			t.Errorf("summary column %s: kind %s optional %v", c.Name, c.Kind, c.Optional)
 		}
 	}
+	cs := Columns(Summary{})
 	var sc Column
-	for _, c := range Columns(Summary{}) {
+	for _, c := range cs {
 		if c.Name == "size_classes" {
 			sc = c
 		}
+	}
+	if tail := cs[len(cs)-2:]; tail[0].Name != "mean_active" || tail[1].Name != "capped_share" || !tail[0].Optional || !tail[1].Optional || tail[1].Kind != Double {
+		t.Errorf("the malleable columns close the summary: %+v", tail)
 	}
 	if sc.Name != "size_classes" || len(sc.Elem) != 5 || sc.Elem[0].Name != "lo" || sc.Elem[4].Kind != Double {
 		t.Errorf("size_classes column: %+v", sc)

@@ -87,6 +87,7 @@ type Workload struct {
 // Replay is the [replay] table: machines, policies and replay options,
 // for every workload.
 type Replay struct {
+	Mode             string   `toml:"mode"`      // "rigid" (default) or "malleable" (model/malleable's policies, allocator share)
 	Machines         []string `toml:"machines"`  // default: each trace's machine (a model's machine, a file's hint, else flat:MaxProcs)
 	Allocs           []string `toml:"allocs"`    // allocator specs; default every compatible one
 	Scheds           []string `toml:"scheds"`    // scheduler specs; default every compatible one
@@ -250,6 +251,9 @@ func (f *File) Plan() (*Plan, error) {
 	}
 	names := map[string]int{}
 	for i := range f.Workloads {
+		if m := f.Workloads[i].Model; f.Replay.Mode == catalog.ModeMalleable && (m == "workload" || m == "lublin") {
+			return nil, f.errAt("%q: its jobs have no work and efficiency: the malleable mode replays model \"malleable\" or trace files with those columns", []any{m}, f.wkey(i, "model")...)
+		}
 		units, err := f.expand(i)
 		if err != nil {
 			return nil, err
@@ -347,6 +351,9 @@ func (f *File) options(o *experiment.Options) error {
 	if err := mesh.CheckShape(shape); err != nil {
 		return f.errAt("%v", []any{err}, "replay", "shape")
 	}
+	if err := catalog.CheckMode(r.Mode); err != nil {
+		return f.errAt("%v", []any{err}, "replay", "mode")
+	}
 	for i, m := range r.Machines {
 		if _, err := policy.ParseMachine(m); err != nil {
 			return f.errAt("%v", []any{err}, "replay", "machines", strconv.Itoa(i))
@@ -363,9 +370,9 @@ func (f *File) options(o *experiment.Options) error {
 			name, _, err := policy.ParseSpec(s)
 			if err == nil {
 				if l.key == "allocs" {
-					_, err = catalog.Allocator(name)
+					_, err = catalog.AllocatorIn(r.Mode, name)
 				} else {
-					_, err = catalog.Scheduler(name)
+					_, err = catalog.SchedulerIn(r.Mode, name)
 				}
 			}
 			if err != nil {
@@ -377,7 +384,10 @@ func (f *File) options(o *experiment.Options) error {
 		Allocs: r.Allocs, Scheds: r.Scheds, Estimates: est, BsldTau: tau, Warmup: r.Warmup,
 		UntilLastArrival: r.UntilLastArrival, Until: r.Until, KeepPartial: r.KeepPartial, Check: r.Check,
 		NoSeries: r.Series != nil && !*r.Series, Placement: r.Placement == nil || *r.Placement,
-		NoJobs: r.Jobs != nil && !*r.Jobs, Shape: shape,
+		NoJobs: r.Jobs != nil && !*r.Jobs, Shape: shape, Mode: r.Mode,
+	}
+	if o.Mode == catalog.ModeRigid {
+		o.Mode = "" // the default: recorded as before modes existed
 	}
 	return nil
 }
@@ -401,11 +411,11 @@ func (f *File) pairs(m policy.Machine) ([]catalog.Pair, error) {
 		return out
 	}
 	allocs := keep(r.Allocs, func(n string) bool {
-		s, err := catalog.Allocator(n)
+		s, err := catalog.AllocatorIn(r.Mode, n)
 		return err == nil && policy.Supports(s.Kinds, m.Kind)
 	})
 	scheds := keep(r.Scheds, func(n string) bool {
-		s, err := catalog.Scheduler(n)
+		s, err := catalog.SchedulerIn(r.Mode, n)
 		return err == nil && policy.Supports(s.Kinds, m.Kind)
 	})
 	if allocs != nil && len(allocs) == 0 {
@@ -414,7 +424,7 @@ func (f *File) pairs(m policy.Machine) ([]catalog.Pair, error) {
 	if scheds != nil && len(scheds) == 0 {
 		return nil, f.errAt("no scheduler of the list supports machine %s: the plan has no pair to run on it", []any{m}, "replay", "scheds")
 	}
-	pairs, err := catalog.Pairs(m, allocs, scheds)
+	pairs, err := catalog.PairsIn(r.Mode, m, allocs, scheds)
 	if err != nil {
 		key := "scheds"
 		if strings.HasPrefix(err.Error(), "allocator") || strings.Contains(err.Error(), "no allocator") {
