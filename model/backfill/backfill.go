@@ -53,6 +53,15 @@
 //     it cannot use; with count (exact counts) this never happens. EASY
 //     does the analogue for its head: shadow time now, extra processors =
 //     free − head's request.
+//   - The availability profile of conservative (profile.go) is a treap of
+//     breakpoints with prefix-sum minima and maxima: a reservation is two
+//     O(log n) updates, and the earliest slot is found run by run of
+//     breakpoints with enough free processors. It is kept from pass to pass
+//     (the past dropped, the jobs done since giving back the rest of their
+//     places) rather than rebuilt, and a job whose slot cannot move keeps
+//     its reservation untouched. Schedules are exactly those of the sorted
+//     array of steps it replaced (tested on real logs and random
+//     workloads).
 //   - A zero-estimate job needs its processors only at its start instant;
 //     conservative reserves that instant (the shortest floating-point
 //     interval), so that no later job may overlap it.
