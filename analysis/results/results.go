@@ -66,6 +66,9 @@ type Set struct {
 	Summary []Summary
 	Jobs    []Job    // nil when jobs.parquet is absent
 	Series  []Series // nil when series.parquet is absent
+	// Whether Series is sorted by run (SeriesOf), checked for seriesN rows.
+	seriesSorted bool
+	seriesN      int
 }
 
 // Load reads a results directory. summary.parquet is required; jobs.parquet
@@ -242,9 +245,6 @@ func checkColumn(n parquet.Node, c schema.Column) bool {
 	return false
 }
 
-// readBatch is the number of rows read at a time.
-const readBatch = 128
-
 // readRows opens path, checks that every required column is present with
 // its contract type (and optional ones, when present), then reads all rows
 // into *dst.
@@ -313,13 +313,21 @@ func checkFile(path string, osf *os.File, cols []schema.Column) (*parquet.File, 
 }
 
 // readAll reads every row of f, opened from path, into out, which has
-// room for exactly f.NumRows() rows.
+// room for exactly f.NumRows() rows: column by column (readColumns) when
+// every field of T is a string, integer, float or placement, else (a
+// summary with list columns) by parquet-go's row reconstruction.
 func readAll[T any](path string, f *parquet.File, out []T) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%s: %v", path, r)
 		}
 	}()
+	if columnar[T]() {
+		if err := readColumns(f, out); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		return nil
+	}
 	rd := parquet.NewGenericReader[T](f)
 	defer rd.Close()
 	n := 0
@@ -342,6 +350,9 @@ func readAll[T any](path string, f *parquet.File, out []T) (err error) {
 	}
 	return nil
 }
+
+// readBatch is the number of rows the row reader reads at a time.
+const readBatch = 128
 
 // Pairs returns the distinct policy pairs of the summary, sorted.
 func (s *Set) Pairs() []Pair { return PairsOf(s.Summary) }
@@ -598,16 +609,66 @@ func (s *Set) JobsOf(k Key) []Job {
 }
 
 // SeriesOf returns the series rows of one (trace, pair, rep), in time order.
+// Rows sorted by (trace, alloc, sched, rep), as replay writes them, are
+// found by binary search; otherwise every row is scanned.
 func (s *Set) SeriesOf(k Key) []Series {
+	less := func(r *Series) bool {
+		if r.Trace != k.Trace {
+			return r.Trace < k.Trace
+		}
+		if r.Alloc != k.Pair.Alloc {
+			return r.Alloc < k.Pair.Alloc
+		}
+		if r.Sched != k.Pair.Sched {
+			return r.Sched < k.Pair.Sched
+		}
+		return r.Rep < k.Rep
+	}
+	match := func(r *Series) bool {
+		return r.Trace == k.Trace && r.Alloc == k.Pair.Alloc && r.Sched == k.Pair.Sched && r.Rep == k.Rep
+	}
+	rows := s.Series
+	if s.seriesN != len(s.Series) {
+		s.seriesN, s.seriesSorted = len(s.Series), true
+		for i := 1; i < len(rows) && s.seriesSorted; i++ {
+			a, b := &rows[i-1], &rows[i]
+			if a.Trace != b.Trace || a.Alloc != b.Alloc || a.Sched != b.Sched || a.Rep != b.Rep {
+				s.seriesSorted = seriesLess(a, b)
+			}
+		}
+	}
 	var out []Series
-	for i := range s.Series {
-		r := &s.Series[i]
-		if r.Trace == k.Trace && r.Alloc == k.Pair.Alloc && r.Sched == k.Pair.Sched && r.Rep == k.Rep {
-			out = append(out, *r)
+	if s.seriesSorted {
+		lo := sort.Search(len(rows), func(i int) bool { return !less(&rows[i]) })
+		hi := lo
+		for hi < len(rows) && match(&rows[hi]) {
+			hi++
+		}
+		out = append(out, rows[lo:hi]...)
+	} else {
+		for i := range rows {
+			if match(&rows[i]) {
+				out = append(out, rows[i])
+			}
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Time < out[j].Time })
 	return out
+}
+
+// seriesLess orders series rows of different runs by (trace, alloc, sched,
+// rep).
+func seriesLess(a, b *Series) bool {
+	if a.Trace != b.Trace {
+		return a.Trace < b.Trace
+	}
+	if a.Alloc != b.Alloc {
+		return a.Alloc < b.Alloc
+	}
+	if a.Sched != b.Sched {
+		return a.Sched < b.Sched
+	}
+	return a.Rep < b.Rep
 }
 
 // FormatLoad formats a load for labels ("0.7"; "unknown" when negative).

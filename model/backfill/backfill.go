@@ -53,6 +53,15 @@
 //     it cannot use; with count (exact counts) this never happens. EASY
 //     does the analogue for its head: shadow time now, extra processors =
 //     free − head's request.
+//   - The availability profile of conservative (profile.go) is a treap of
+//     breakpoints with prefix-sum minima and maxima: a reservation is two
+//     O(log n) updates, and the earliest slot is found run by run of
+//     breakpoints with enough free processors. It is kept from pass to pass
+//     (the past dropped, the jobs done since giving back the rest of their
+//     places) rather than rebuilt, and a job whose slot cannot move keeps
+//     its reservation untouched. Schedules are exactly those of the sorted
+//     array of steps it replaced (tested on real logs and random
+//     workloads).
 //   - A zero-estimate job needs its processors only at its start instant;
 //     conservative reserves that instant (the shortest floating-point
 //     interval), so that no later job may overlap it.
@@ -231,13 +240,29 @@ type Conservative struct {
 	run   runSet
 	base  profile // running jobs and the reservations already re-placed
 	full  profile // base plus the reservations not yet re-placed
-	init  []step  // the running jobs only
 	dirty bool    // a job arrived or finished since the last pass
+	// The running jobs and free processors at the start of the pass
+	// (base starts from them).
+	initRun  runSet
+	initFree int
+	procs    []int  // processors held by each running job, by Job.Index
+	done     []done // jobs finished since the last pass
+	// full, advanced to the next pass's time and rid of the jobs done
+	// since, is that pass's starting profile: it need not be rebuilt
+	// (see catchUp).
+	synced bool
+	verify bool // tests: check every catchUp against a rebuild
 	// full still describes the schedule after the last pass, and no job
 	// has since finished before the end of its place in it: the next pass
 	// need not compress (see quick).
 	valid   bool
 	noQuick bool // tests: always compress
+}
+
+// done is a finished job's place in full: procs processors until end.
+type done struct {
+	end   float64
+	procs int
 }
 
 // NewConservative returns a conservative backfilling scheduler.
@@ -266,9 +291,20 @@ func (s *Conservative) Submit(j *policy.Job) {
 func (s *Conservative) Finished(j *policy.Job) {
 	s.run.remove(j)
 	s.dirty = true
-	if j.End < max(estEnd(j), math.Nextafter(j.Start, math.Inf(1))) {
+	end := resEnd(j.Start, j.Estimate)
+	if j.End < end {
 		s.valid = false
 	}
+	s.done = append(s.done, done{end, s.procs[j.Index]})
+}
+
+// started records that j started (sys.Start succeeded).
+func (s *Conservative) started(j *policy.Job) {
+	s.run.add(j)
+	for len(s.procs) <= j.Index {
+		s.procs = append(s.procs, 0)
+	}
+	s.procs[j.Index] = j.Alloc.Procs()
 }
 
 // Waiting is the queue length.
@@ -289,23 +325,6 @@ func (s *Conservative) Schedule(sys policy.System) {
 	al := sys.Allocator()
 	waiting := s.q.Jobs()
 	now := sys.Now()
-	// The profiles: free processors now, +procs at each running job's
-	// estimated end (outrunning jobs count as ending now); full also
-	// holds every reservation (one in the past, whose job could not
-	// start, counts from now).
-	base, full := &s.base, &s.full
-	full.reset(now, al.Free())
-	for _, r := range s.run {
-		full.release(max(estEnd(r), now), r.Alloc.Procs())
-		if r.Start == now && estEnd(r) <= now {
-			// Started at this instant with a zero estimate (by the quick
-			// pass that handed over to this one): it holds its start
-			// instant, as the reservation it started from did, and is not
-			// free before it completes.
-			full.reserve(now, 0, r.Alloc.Procs())
-		}
-	}
-	s.init = append(s.init[:0], full.seg...)
 	held := func(j *policy.Job) (float64, bool) {
 		if !s.hasRes(j) {
 			return 0, false
@@ -313,11 +332,15 @@ func (s *Conservative) Schedule(sys policy.System) {
 		t := s.resOf(j)
 		return max(t, now), !math.IsInf(t, 1)
 	}
-	for _, j := range waiting {
-		if t, ok := held(j); ok {
-			full.reserve(t, j.Estimate, j.Procs)
-		}
+	base, full := &s.base, &s.full
+	full.compact = true // every search of full starts now
+	s.initRun = append(s.initRun[:0], s.run...)
+	s.initFree = al.Free()
+	if !s.synced || !s.catchUp(now, waiting) {
+		s.rebuild(full, now, waiting)
 	}
+	s.done = s.done[:0]
+	s.synced = true
 	// base (running jobs and the jobs ahead, as re-placed) is needed only
 	// when a job's old slot is gone or the allocator fails: it is built
 	// then, at job k, and kept up to date from there on.
@@ -327,7 +350,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 			return
 		}
 		haveBase = true
-		base.seg = append(base.seg[:0], s.init...)
+		s.rebuild(base, now, nil)
 		for _, w := range waiting[:k] {
 			if w.Start >= 0 {
 				base.reserve(now, w.Estimate, w.Alloc.Procs())
@@ -339,10 +362,27 @@ func (s *Conservative) Schedule(sys policy.System) {
 	started := false
 	for k, j := range waiting {
 		old, ok := held(j)
-		if ok {
-			full.reserve(old, j.Estimate, -j.Procs) // give it up
+		// keep: j's reservation stays in full as it is (an unchanged slot
+		// need not be given up and taken again).
+		keep := false
+		var t float64
+		if ok && (full.nonNegative() || full.holds(old, resEnd(old, j.Estimate), 0)) {
+			// The old slot is still free, so j's earliest slot is no later:
+			// only the breakpoints before it need a look, and there j's own
+			// reservation does not count.
+			var moved bool
+			t, moved = full.earliestBefore(j.Procs, j.Estimate, now, old)
+			if !moved {
+				keep = true
+			} else {
+				full.reserve(old, j.Estimate, -j.Procs) // give it up
+			}
+		} else {
+			if ok {
+				full.reserve(old, j.Estimate, -j.Procs) // give it up
+			}
+			t = full.earliest(j.Procs, j.Estimate, now)
 		}
-		t := full.earliest(j.Procs, j.Estimate, now)
 		if ok && t > old {
 			// The old slot is gone (a running job outran its estimate):
 			// the jobs behind give way.
@@ -356,12 +396,17 @@ func (s *Conservative) Schedule(sys policy.System) {
 		}
 		if t == now && al.Free() >= j.Procs {
 			if sys.Start(j) {
-				s.run.add(j)
+				s.started(j)
 				started = true
 				if haveBase {
 					base.reserve(now, j.Estimate, j.Alloc.Procs())
 				}
-				full.reserve(now, j.Estimate, j.Alloc.Procs())
+				if !keep || j.Alloc.Procs() != j.Procs {
+					if keep {
+						full.reserve(old, j.Estimate, -j.Procs)
+					}
+					full.reserve(now, j.Estimate, j.Alloc.Procs())
+				}
 				continue
 			}
 			// Enough processors are free but the allocator cannot place
@@ -370,18 +415,87 @@ func (s *Conservative) Schedule(sys policy.System) {
 			needBase(k)
 			t = base.earliest(j.Procs, j.Estimate, math.Nextafter(now, math.Inf(1)))
 			s.valid = false
+			if keep {
+				full.reserve(old, j.Estimate, -j.Procs)
+				keep = false
+			}
 		}
 		if !math.IsInf(t, 1) {
 			if haveBase {
 				base.reserve(t, j.Estimate, j.Procs)
 			}
-			full.reserve(t, j.Estimate, j.Procs)
+			if !keep {
+				full.reserve(t, j.Estimate, j.Procs)
+			}
 		}
 		s.resv[j.Index] = t
 	}
 	if started {
 		s.q.RemoveStarted()
 	}
+}
+
+// rebuild makes p the profile at the start of the pass at now: free
+// processors now (initFree), +procs at each running job's estimated end
+// (initRun; outrunning jobs count as ending now), and the reservations
+// held by waiting (one in the past, whose job could not start, counts from
+// now).
+func (s *Conservative) rebuild(p *profile, now float64, waiting []*policy.Job) {
+	p.reset(now, s.initFree)
+	for _, r := range s.initRun {
+		p.release(max(estEnd(r), now), s.procs[r.Index])
+		if r.Start == now && estEnd(r) <= now {
+			// Started at this instant with a zero estimate (by the quick
+			// pass that handed over to this one): it holds its start
+			// instant, as the reservation it started from did, and is not
+			// free before it completes.
+			p.reserve(now, 0, s.procs[r.Index])
+		}
+	}
+	for _, j := range waiting {
+		if t := s.resOf(j); s.hasRes(j) && !math.IsInf(t, 1) {
+			p.reserve(max(t, now), j.Estimate, j.Procs)
+		}
+	}
+}
+
+// catchUp turns full, the profile after the last pass, into the profile
+// rebuild makes at now, without rebuilding it: the past is dropped, the
+// jobs done since give back the rest of their places, and the
+// reservations in the past (whose jobs could not start) move to now. The
+// running jobs need nothing: each holds its place until its estimated end
+// (start + estimate, or its start instant), which is where rebuild puts
+// it, or until a time now or earlier, when rebuild frees it now. Only the
+// breakpoints may differ: full keeps some where its free count does not
+// change, which no search from now can return (the breakpoint before
+// would do). It reports false, full then unusable, when verify finds a
+// difference.
+func (s *Conservative) catchUp(now float64, waiting []*policy.Job) bool {
+	full := &s.full
+	full.advance(now)
+	for _, d := range s.done {
+		if d.end > now {
+			full.add(now, int32(d.procs))
+			full.add(d.end, int32(-d.procs))
+		}
+	}
+	for _, j := range waiting {
+		if t := s.resOf(j); s.hasRes(j) && t < now {
+			if e := resEnd(t, j.Estimate); e > now {
+				full.add(now, int32(j.Procs))
+				full.add(e, int32(-j.Procs))
+			}
+			full.reserve(now, j.Estimate, j.Procs)
+		}
+	}
+	if s.verify {
+		var p profile
+		s.rebuild(&p, now, waiting)
+		if !sameSteps(full, &p) {
+			panic(fmt.Sprintf("backfill: at %g the profile kept differs from the profile rebuilt", now))
+		}
+	}
+	return true
 }
 
 // quick is a pass without compression, for when nothing has freed room
@@ -415,7 +529,7 @@ func (s *Conservative) quick(sys policy.System) bool {
 					break
 				}
 				started = true
-				s.run.add(j)
+				s.started(j)
 				if j.Alloc.Procs() != j.Procs {
 					ok = false // the profile holds j.Procs
 					break
@@ -430,7 +544,7 @@ func (s *Conservative) quick(sys policy.System) bool {
 				break
 			}
 			started = true
-			s.run.add(j)
+			s.started(j)
 			full.reserve(now, j.Estimate, j.Alloc.Procs())
 			continue
 		}
@@ -444,90 +558,8 @@ func (s *Conservative) quick(sys policy.System) bool {
 	}
 	if !ok {
 		s.valid = false
+		s.synced = false
 	}
+	s.done = s.done[:0] // each ended at or after the end of its place
 	return ok
-}
-
-// profile is a step function of free processors over time: seg[i].free
-// processors are free from seg[i].t until seg[i+1].t (the last segment
-// lasts forever). Times are strictly increasing.
-type profile struct {
-	seg []step
-}
-
-type step struct {
-	t    float64
-	free int
-}
-
-func (p *profile) reset(now float64, free int) {
-	p.seg = append(p.seg[:0], step{now, free})
-}
-
-// advance drops the past: the profile starts at now (≥ its start).
-func (p *profile) advance(now float64) {
-	i := sort.Search(len(p.seg), func(i int) bool { return p.seg[i].t > now }) - 1
-	n := copy(p.seg, p.seg[i:])
-	p.seg = p.seg[:n]
-	p.seg[0].t = now
-}
-
-// split makes t a breakpoint and returns its index (t ≥ seg[0].t).
-func (p *profile) split(t float64) int {
-	i := sort.Search(len(p.seg), func(i int) bool { return p.seg[i].t >= t })
-	if i < len(p.seg) && p.seg[i].t == t {
-		return i
-	}
-	// seg[i-1].t < t < seg[i].t
-	p.seg = append(p.seg, step{})
-	copy(p.seg[i+1:], p.seg[i:])
-	p.seg[i] = step{t, p.seg[i-1].free}
-	return i
-}
-
-// release adds k free processors from t on.
-func (p *profile) release(t float64, k int) {
-	for i := p.split(t); i < len(p.seg); i++ {
-		p.seg[i].free += k
-	}
-}
-
-// reserve takes k processors during [t, t+d). A zero-length reservation
-// (d = 0, or d too small to move t) holds them at the instant t only: it
-// takes the shortest segment that floating point allows, [t, next float
-// after t), so that no later job may overlap the instant, yet a job ending
-// at t or starting after it is unaffected.
-func (p *profile) reserve(t, d float64, k int) {
-	end := max(t+d, math.Nextafter(t, math.Inf(1)))
-	i := p.split(t)
-	e := p.split(end)
-	for ; i < e; i++ {
-		p.seg[i].free -= k
-	}
-}
-
-// earliest returns the earliest breakpoint t ≥ from such that k
-// processors are free throughout [t, t+d) (at t when d = 0), +Inf if none.
-func (p *profile) earliest(k int, d float64, from float64) float64 {
-	n := len(p.seg)
-	for i := 0; i < n; {
-		if p.seg[i].free < k || p.seg[i].t < from {
-			i++
-			continue
-		}
-		t := p.seg[i].t
-		ok := true
-		m := i + 1
-		for ; m < n && p.seg[m].t < t+d; m++ {
-			if p.seg[m].free < k {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return t
-		}
-		i = m + 1
-	}
-	return math.Inf(1)
 }
