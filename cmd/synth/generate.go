@@ -141,11 +141,12 @@ func isSWF(path string) bool {
 // rep, which SWF keeps only as header notes, so that a trace read back
 // from it has none of them.
 func swfLoss(t *trace.Trace) string {
-	var mesh, mall bool
+	var mesh, mall, prio bool
 	for i := range t.Jobs {
 		j := &t.Jobs[i]
 		mesh = mesh || j.ReqWidth >= 0 || j.ReqHeight >= 0
 		mall = mall || j.Work >= 0 || j.Efficiency >= 0 || j.MaxParallelism >= 0
+		prio = prio || j.Priority >= 0 || j.Deadline >= 0
 	}
 	var cols []string
 	if mesh {
@@ -153,6 +154,9 @@ func swfLoss(t *trace.Trace) string {
 	}
 	if mall {
 		cols = append(cols, "work, efficiency and max_parallelism (malleable fields)")
+	}
+	if prio {
+		cols = append(cols, "priority and deadline")
 	}
 	msg := "SWF has no place for the machine, load and rep (kept only as header notes, not read back)"
 	if len(cols) > 0 {
