@@ -24,6 +24,8 @@ type Job struct {
 	Width    int     // requested mesh width, 0 when the trace gives none
 	Height   int     // requested mesh height, 0 when the trace gives none
 	User     int64   // SWF user id, -1 when unknown
+	Priority int     // priority class, higher is more urgent; -1 when unknown
+	Deadline float64 // absolute deadline; -1 when unknown
 
 	// Malleable characteristics, nil when the trace gives none for this
 	// job (rigid traces). Held by pointer to keep Job small (every run
