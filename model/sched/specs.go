@@ -103,6 +103,7 @@ func Schedulers() []policy.SchedulerSpec {
 				return NewPrioRes(mp, res == "true"), nil
 			},
 		},
+		pcwSpec(),
 	}
 }
 
