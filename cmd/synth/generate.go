@@ -34,7 +34,19 @@ func workloadFlags() []cli.Flag {
 		&cli.Float64Flag{Name: "horizon", Usage: "generate arrivals up to this time instead of --jobs"},
 		&cli.Int64Flag{Name: "seed", Value: workload.DefaultSeed, Usage: "random seed"},
 		&cli.StringFlag{Name: "name", Usage: "trace name (default: the output file's base name; sweep: the file-name prefix, default the model)"},
+		&cli.IntFlag{Name: "priorities", Usage: "priority classes K: each job's priority drawn uniformly from 0..K−1, higher more urgent (pcw; 0: none, -1 in the trace)"},
+		&cli.StringFlag{Name: "laxity", Usage: "deadlines: submit + run × U(A, B) for A-B, or × A (1 ≤ A ≤ B; pcw; default none, -1 in the trace)"},
 	}
+}
+
+// windows returns the priority and deadline model of the flags.
+func windows(c *cli.Context) (workload.Windows, error) {
+	lo, hi, err := workload.ParseLaxity(c.String("laxity"))
+	if err != nil {
+		return workload.Windows{}, err
+	}
+	w := workload.Windows{Priorities: c.Int("priorities"), LaxityMin: lo, LaxityMax: hi}
+	return w, w.Check()
 }
 
 // malleableFlags are the malleable model's flags, without load, iat,
@@ -197,6 +209,10 @@ func workloadCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			win, err := windows(c)
+			if err != nil {
+				return err
+			}
 			s.Arrivals.Load, s.Arrivals.IAT = c.Float64("load"), c.Float64("iat")
 			if s.Name == "" {
 				s.Name = traceName(c.String("output"))
@@ -204,6 +220,9 @@ func workloadCommand() *cli.Command {
 			t, err := workload.Generate(s)
 			if err != nil {
 				return fmt.Errorf("workload: %w", err)
+			}
+			if err := win.Apply(t); err != nil {
+				return err
 			}
 			return write(c.String("output"), t)
 		},
@@ -294,8 +313,15 @@ func sweepCommand() *cli.Command {
 				return err
 			}
 			sw := workload.Sweep{Loads: loads, Reps: c.Int("reps"), Seed: c.Int64("seed"), CRN: c.Bool("crn")}
+			win, err := windows(c)
+			if err != nil {
+				return err
+			}
 			warned := false
 			emit := func(t *trace.Trace) error {
+				if err := win.Apply(t); err != nil {
+					return err
+				}
 				if isSWF(ext) && !warned {
 					warned = true
 					fmt.Fprintln(os.Stderr, "warning: --format "+c.String("format")+": replay and report will not group these files by load and replication:", swfLoss(t))
