@@ -32,7 +32,7 @@ func TestPairs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(all) != 2*13 || all[0].Alloc != "count" || all[0].Sched != "fcfs" || all[25].Alloc != "contig" || all[25].Sched != "conservative" {
+	if len(all) != 2*12 || all[0].Alloc != "count" || all[0].Sched != "fcfs" || all[23].Alloc != "contig" || all[23].Sched != "conservative" {
 		t.Errorf("%d pairs, first %v last %v", len(all), all[0], all[len(all)-1])
 	}
 	ps, err := Pairs(flat128, []string{"contig"}, []string{"mq:q=32,order=down", "easy", "mq:order=down,q=32"})

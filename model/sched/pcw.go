@@ -59,10 +59,11 @@ import (
 // wait is priority-ordered FCFS and never suspends or migrates.
 //
 // Machines. The selection is generic over allocators: preemption and
-// waiting work on every machine kind. Compaction's cost needs subcube
-// placements (policy.Placer with one cube piece), so it is offered on
-// hypercubes only (action=compact is refused elsewhere, and auto weighs
-// preemption and waiting alone).
+// waiting work with any allocator (tested on flat machines too).
+// Compaction's cost needs subcube placements (policy.Placer with one cube
+// piece), so it is considered on hypercubes only (NewPCW's callers set
+// PCWConfig.Compaction; action=compact is refused elsewhere). The registry
+// offers pcw on hypercubes only (see pcwSpec).
 type PCW struct {
 	cfg   PCWConfig
 	queue []*policy.Job // waiting jobs, in queue order
@@ -586,6 +587,11 @@ func (d *Decision) WriteTable(w io.Writer) error {
 func pcwSpec() policy.SchedulerSpec {
 	return policy.SchedulerSpec{
 		Name: "pcw",
+		// Generic over allocators (tested on flat count and contig too), but
+		// offered on hypercubes only: compaction needs subcubes, and on a
+		// trace without priorities pcw is FCFS, a duplicate in every flat
+		// and mesh default pair list.
+		Kinds: []string{policy.Cube},
 		Doc:  "preempt, compact or wait: a higher-priority head that does not fit preempts or compacts (migrates over all disjoint paths) a lower-priority job, or waits, whichever leaves the most remaining laxity (Ghoneim & Fahmy, Parallel Computing 29(1), 2003; compaction after Tzeng & Chen, IEEE TPDS 9(1), 1998; cost model ours)",
 		Params: []policy.Param{
 			{Name: "action", Default: ActionAuto, Doc: "auto: choose by laxity; preempt, compact, wait: that action whenever feasible, else wait (compact: hypercubes only)"},
