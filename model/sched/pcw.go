@@ -592,7 +592,7 @@ func pcwSpec() policy.SchedulerSpec {
 		// trace without priorities pcw is FCFS, a duplicate in every flat
 		// and mesh default pair list.
 		Kinds: []string{policy.Cube},
-		Doc:  "preempt, compact or wait: a higher-priority head that does not fit preempts or compacts (migrates over all disjoint paths) a lower-priority job, or waits, whichever leaves the most remaining laxity (Ghoneim & Fahmy, Parallel Computing 29(1), 2003; compaction after Tzeng & Chen, IEEE TPDS 9(1), 1998; cost model ours)",
+		Doc:   "preempt, compact or wait: a higher-priority head that does not fit preempts or compacts (migrates over all disjoint paths) a lower-priority job, or waits, whichever leaves the most remaining laxity (Ghoneim & Fahmy, Parallel Computing 29(1), 2003; compaction after Tzeng & Chen, IEEE TPDS 9(1), 1998; cost model ours)",
 		Params: []policy.Param{
 			{Name: "action", Default: ActionAuto, Doc: "auto: choose by laxity; preempt, compact, wait: that action whenever feasible, else wait (compact: hypercubes only)"},
 			{Name: "latency", Default: fmt.Sprint(DefaultPCWLatency), Doc: "compaction: time per hop (δ = latency·hops + data/max(dim, 1))"},
