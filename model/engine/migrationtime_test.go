@@ -94,8 +94,11 @@ func TestJobsPriorityDeadline(t *testing.T) {
 	}
 	want := [][2]float64{{2, 30.5}, {-1, -1}, {0, 0}, {-1, 7}}
 	for i, j := range jobs {
-		if float64(j.Priority) != want[i][0] || j.Deadline != want[i][1] {
-			t.Errorf("job %d: priority %d deadline %g, want %v", j.ID, j.Priority, j.Deadline, want[i])
+		if float64(j.Priority()) != want[i][0] || j.Deadline() != want[i][1] {
+			t.Errorf("job %d: priority %d deadline %g, want %v", j.ID, j.Priority(), j.Deadline(), want[i])
 		}
+	}
+	if jobs[1].Window != nil {
+		t.Error("a job with neither priority nor deadline has a Window")
 	}
 }

@@ -57,9 +57,9 @@ func summarize(tk task, res *engine.Result, opt Options) schema.Summary {
 		}
 		acc.Add(j.Submit, j.Start, j.End, j.Run)
 		classes.Add(j.Procs, j.End-j.Submit)
-		if j.Deadline >= 0 {
+		if d := j.Deadline(); d >= 0 {
 			deadlines++
-			if j.End > j.Deadline {
+			if j.End > d {
 				missed++
 			}
 		}

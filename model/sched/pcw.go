@@ -121,8 +121,8 @@ func (s *PCW) state(j *policy.Job) *pcwState {
 
 // before is the queue order: higher priority, then earlier arrival.
 func before(a, b *policy.Job) bool {
-	if a.Priority != b.Priority {
-		return a.Priority > b.Priority
+	if a.Priority() != b.Priority() {
+		return a.Priority() > b.Priority()
 	}
 	if a.Submit != b.Submit {
 		return a.Submit < b.Submit
@@ -187,7 +187,7 @@ func (s *PCW) rem(j *policy.Job, now float64) float64 {
 // lower reports whether some running job has a lower priority than j.
 func lower(sys policy.System, j *policy.Job) bool {
 	for _, r := range sys.Running() {
-		if r.Priority < j.Priority {
+		if r.Priority() < j.Priority() {
 			return true
 		}
 	}
@@ -314,10 +314,10 @@ type Decision struct {
 
 // laxity is deadline − end, NaN without a deadline.
 func laxity(j *policy.Job, end float64) float64 {
-	if j.Deadline < 0 {
+	if j.Deadline() < 0 {
 		return math.NaN()
 	}
-	return j.Deadline - end
+	return j.Deadline() - end
 }
 
 // orZero is x, 0 for NaN.
@@ -390,12 +390,12 @@ func Decide(s Situation, cfg PCWConfig) Decision {
 	}
 	var cands []Running
 	for _, r := range s.Running {
-		if r.Job.Priority < x.Priority {
+		if r.Job.Priority() < x.Priority() {
 			cands = append(cands, r)
 		}
 	}
 	slices.SortStableFunc(cands, func(a, b Running) int {
-		if c := cmp.Compare(a.Job.Priority, b.Job.Priority); c != 0 {
+		if c := cmp.Compare(a.Job.Priority(), b.Job.Priority()); c != 0 {
 			return c
 		}
 		if c := cmp.Compare(b.Job.Start, a.Job.Start); c != 0 {

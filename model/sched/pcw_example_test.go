@@ -28,13 +28,13 @@ import (
 // x and job 2 1.5 each, the least loss of laxity, and wins.
 func ExampleDecide() {
 	b := newBuddy(6)
-	x := &policy.Job{ID: 6, Index: 5, Submit: 10, Procs: 16, Estimate: 6, Priority: 3, Deadline: 22}
+	x := &policy.Job{ID: 6, Index: 5, Submit: 10, Procs: 16, Estimate: 6, Window: &policy.Window{Priority: 3, Deadline: 22}}
 	sit := Situation{Now: 10, Head: x, HeadRem: x.Estimate, Alloc: b}
 	for i, r := range []struct {
 		base, dim, prio int
 		rem, deadline   float64
 	}{{0, 3, 0, 9, 24}, {24, 3, 1, 5, 20}, {32, 2, 0, 2, 14}, {44, 2, 2, 7, 30}, {48, 3, 1, 12, 40}} {
-		j := &policy.Job{ID: int64(i + 1), Index: i, Procs: 1 << r.dim, Priority: r.prio, Deadline: r.deadline,
+		j := &policy.Job{ID: int64(i + 1), Index: i, Procs: 1 << r.dim, Window: &policy.Window{Priority: r.prio, Deadline: r.deadline},
 			Start: float64(i + 1), Alloc: b.take(r.base, r.dim)}
 		sit.Running = append(sit.Running, Running{Job: j, Rem: r.rem, End: sit.Now + r.rem})
 	}

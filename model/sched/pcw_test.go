@@ -23,7 +23,7 @@ func mkPJobs(rows []pjob) []policy.Job {
 	jobs := make([]policy.Job, len(rows))
 	for i, r := range rows {
 		jobs[i] = policy.Job{Index: i, ID: int64(i + 1), Submit: r.submit, Run: r.run, Estimate: r.run,
-			Procs: r.procs, User: -1, Priority: r.prio, Deadline: r.deadline, Start: -1, End: -1}
+			Procs: r.procs, User: -1, Window: &policy.Window{Priority: r.prio, Deadline: r.deadline}, Start: -1, End: -1}
 	}
 	return jobs
 }
@@ -225,7 +225,7 @@ compact  3         4     2      2       86       78       80      244  chosen
 	}
 	// Jobs without a deadline count 0: preempting job 1 costs nothing
 	// then, and wins (88 + 80 against compaction's 86 + 80).
-	j1.Deadline = -1
+	j1.Window = &policy.Window{Priority: 0, Deadline: -1}
 	d = Decide(sit, PCWConfig{Action: ActionAuto, Compaction: true, Latency: 0.5, Data: 1})
 	if d.Action != ActionPreempt || d.Job != j1 || d.Options[d.Chosen].Score != 168 {
 		t.Errorf("job 1 without deadline: %s job %v score %g", d.Action, d.Job, d.Options[d.Chosen].Score)
@@ -280,11 +280,13 @@ func cubeJobs(seed uint64, count, n int, load float64) []policy.Job {
 	for i := range jobs {
 		t += r.ExpFloat64() * iat
 		run := math.Round(r.ExpFloat64()*10*4) / 4
-		jobs[i] = policy.Job{Index: i, ID: int64(i + 1), Submit: math.Round(t*4) / 4, Run: run, Estimate: run,
-			Procs: 1 << r.IntN(n), User: -1, Priority: r.IntN(3), Deadline: -1, Start: -1, End: -1}
+		sub := math.Round(t*4) / 4
+		w := &policy.Window{Priority: r.IntN(3), Deadline: -1}
 		if r.IntN(4) > 0 {
-			jobs[i].Deadline = jobs[i].Submit + run*(1+3*r.Float64())
+			w.Deadline = sub + run*(1+3*r.Float64())
 		}
+		jobs[i] = policy.Job{Index: i, ID: int64(i + 1), Submit: sub, Run: run, Estimate: run,
+			Procs: 1 << r.IntN(n), User: -1, Window: w, Start: -1, End: -1}
 	}
 	return jobs
 }
@@ -344,7 +346,7 @@ func TestPCWProperties(t *testing.T) {
 		// Equal priorities: no Group2 ever, pcw is strict FCFS.
 		flatJobs := slices.Clone(jobs)
 		for i := range flatJobs {
-			flatJobs[i].Priority = 0
+			flatJobs[i].Window = nil
 		}
 		a, b := spans(runCube(t, "pcw", 5, flatJobs)), spans(runCube(t, "fcfs", 5, flatJobs))
 		if fmt.Sprint(a) != fmt.Sprint(b) {
@@ -359,7 +361,7 @@ func TestPCWSpecs(t *testing.T) {
 	jobs := randomJobs(3, 800, 64, 0.9, true)
 	r := rand.New(rand.NewPCG(3, 3))
 	for i := range jobs {
-		jobs[i].Priority, jobs[i].Deadline = r.IntN(3), jobs[i].Submit+jobs[i].Run*(1+2*r.Float64())
+		jobs[i].Window = &policy.Window{Priority: r.IntN(3), Deadline: jobs[i].Submit + jobs[i].Run*(1+2*r.Float64())}
 	}
 	m := policy.Machine{Kind: policy.Flat, Procs: 64}
 	for _, alloc := range []string{"count", "contig"} {
