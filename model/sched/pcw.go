@@ -20,8 +20,9 @@ import (
 // running lower-priority job, compacts one (migrates it over all disjoint
 // paths, after Tzeng & Chen, "Fast compaction in hypercubes", IEEE TPDS
 // 9(1), 1998, to coalesce a free subcube), or waits, choosing the action
-// that leaves the greatest remaining laxity (§2, §3; the paper's formulas
-// are not available to us: the cost model below is ours, see Decide).
+// that leaves the greatest remaining laxity (the paper's abstract and §2;
+// its formulas are not available to us: the cost model is ours, see
+// Decide).
 //
 // Queue. Waiting jobs, suspended ones included, are ordered by priority
 // (higher first; -1, unknown, below every class), then by arrival (submit
@@ -37,16 +38,17 @@ import (
 //   - Preempt c: c is suspended (policy.Preemptor.Suspend) and the head
 //     starts at once in the processors freed. c keeps its remaining work
 //     and waits again in the queue, but may resume only after the head
-//     has ended (the paper's preemption pushes c's processing behind x's;
+//     has ended (the paper's preemption pushes c's processing behind the
+//     head's;
 //     this also keeps a preemption from being a free migration, c resuming
 //     elsewhere at once).
 //   - Compact c: c is migrated (policy.Preemptor.Migrate, to the place the
 //     allocator gives it while its own processors are still held) with the
 //     migration delay δ of the cost model, during which it makes no
-//     progress; the head is suspended for δ too (§B.1 of the paper's
-//     summary: "the arriving job and the running job(s) are suspended
-//     during compaction"): it starts at now + δ, first, and no job starts
-//     in between, so that the coalesced subcube is kept for it.
+//     progress; the head is suspended for δ too (the paper: "the arriving
+//     job and the running job(s) are suspended during compaction"): it
+//     starts at now + δ, first, and no job starts in between, so that the
+//     coalesced subcube is kept for it.
 //   - Wait: nothing happens; the head starts when it fits.
 //
 // Run times are the jobs' estimates (policy.Job.Estimate), as every
