@@ -53,6 +53,8 @@ var columns = []column{
 	fcol("work", func(j *Job) *float64 { return &j.Work }),
 	fcol("efficiency", func(j *Job) *float64 { return &j.Efficiency }),
 	icol("max_parallelism", func(j *Job) *int64 { return &j.MaxParallelism }),
+	icol("priority", func(j *Job) *int64 { return &j.Priority }),
+	fcol("deadline", func(j *Job) *float64 { return &j.Deadline }),
 }
 
 // ArrowSchema is the Arrow schema of a trace table: the Parquet columns,

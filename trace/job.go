@@ -39,7 +39,9 @@ import "math"
 const Unknown = -1
 
 // Job is one job: the 18 fields of the Standard Workload Format, in order,
-// followed by the fields that the mesh, hypercube and malleable models need.
+// followed by the fields that the mesh, hypercube and malleable models need,
+// and a job's priority and deadline (Ghoneim & Fahmy 2003's execution
+// window: pcw).
 // The Parquet column name of each field is given in its tag; those names are
 // a public contract (see the README).
 type Job struct {
@@ -67,6 +69,8 @@ type Job struct {
 	Work           float64 `parquet:"work"`            // malleable: total work W
 	Efficiency     float64 `parquet:"efficiency"`      // malleable: effective efficiency ε in percent
 	MaxParallelism int64   `parquet:"max_parallelism"` // malleable: parallelism cap N_i
+	Priority       int64   `parquet:"priority"`        // priority class, ≥ 0, higher is more urgent
+	Deadline       float64 `parquet:"deadline"`        // absolute deadline (end of the execution window)
 }
 
 // MaxInt is the largest magnitude of an integer field read from SWF text or
@@ -82,7 +86,7 @@ func NewJob(id int64) Job {
 		ReqMem: Unknown, Status: Unknown, User: Unknown, Group: Unknown,
 		Executable: Unknown, Queue: Unknown, Partition: Unknown, Preceding: Unknown,
 		ThinkTime: Unknown, ReqWidth: Unknown, ReqHeight: Unknown, Work: Unknown,
-		Efficiency: Unknown, MaxParallelism: Unknown,
+		Efficiency: Unknown, MaxParallelism: Unknown, Priority: Unknown, Deadline: Unknown,
 	}
 }
 
@@ -150,7 +154,7 @@ var FieldNames = [NumFields]string{
 }
 
 // ExtraFieldNames are the Parquet column names of the fields beyond SWF.
-var ExtraFieldNames = []string{"req_width", "req_height", "work", "efficiency", "max_parallelism"}
+var ExtraFieldNames = []string{"req_width", "req_height", "work", "efficiency", "max_parallelism", "priority", "deadline"}
 
 // isInt reports whether SWF field i (0-based) holds an integer.
 func isInt(i int) bool {

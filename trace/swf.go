@@ -143,7 +143,8 @@ func (p *swfReader) parseLine(line []byte) error {
 		p.header = append(p.header, parseHeaderLine(string(trimmed[1:])))
 		return nil
 	}
-	j := Job{ReqWidth: Unknown, ReqHeight: Unknown, Work: Unknown, Efficiency: Unknown, MaxParallelism: Unknown}
+	j := Job{ReqWidth: Unknown, ReqHeight: Unknown, Work: Unknown, Efficiency: Unknown, MaxParallelism: Unknown,
+		Priority: Unknown, Deadline: Unknown}
 	n := 0
 	i := 0
 	for {
@@ -401,7 +402,7 @@ func (v *validator) check(hi int) error {
 		// One test for every floating-point field: x*0 is NaN exactly when
 		// x is NaN or infinite.
 		if z := j.Submit*0 + j.Wait*0 + j.Run*0 + j.AvgCPU*0 + j.UsedMem*0 + j.ReqTime*0 + j.ReqMem*0 +
-			j.ThinkTime*0 + j.Work*0 + j.Efficiency*0; z != z {
+			j.ThinkTime*0 + j.Work*0 + j.Efficiency*0 + j.Deadline*0; z != z {
 			return nonFinite(j, func(field int, msg string) error { return v.where(i, field, msg) })
 		}
 		if j.Run < 0 && j.Run != Unknown {
@@ -410,8 +411,14 @@ func (v *validator) check(hi int) error {
 		if j.Submit < 0 && j.Submit != Unknown {
 			return v.where(i, 2, fmt.Sprintf("negative submit time %v", j.Submit))
 		}
+		if j.Priority < Unknown {
+			return v.where(i, 0, fmt.Sprintf("priority: %d is negative (want a class ≥ 0, or -1 when unknown)", j.Priority))
+		}
+		if j.Deadline < 0 && j.Deadline != Unknown {
+			return v.where(i, 0, fmt.Sprintf("deadline: %v is negative (want a time ≥ 0, or -1 when unknown)", j.Deadline))
+		}
 		if max(j.AllocProcs, j.ReqProcs, j.ReqWidth, j.ReqHeight, j.MaxParallelism) > MaxProcCount ||
-			max(j.ID, j.Status, j.User, j.Group, j.Executable, j.Queue, j.Partition, j.Preceding) > MaxInt ||
+			max(j.ID, j.Status, j.User, j.Group, j.Executable, j.Queue, j.Partition, j.Preceding, j.Priority) > MaxInt ||
 			min(j.ID, j.AllocProcs, j.ReqProcs, j.Status, j.User, j.Group, j.Executable, j.Queue, j.Partition,
 				j.Preceding, j.ReqWidth, j.ReqHeight, j.MaxParallelism) < -MaxInt {
 			return intOutOfRange(j, func(field int, msg string) error { return v.where(i, field, msg) })
@@ -492,6 +499,9 @@ func nonFinite(j *Job, where func(field int, msg string) error) error {
 			return where(0, fmt.Sprintf("work/efficiency %v is not a finite number", v))
 		}
 	}
+	if math.IsNaN(j.Deadline) || math.IsInf(j.Deadline, 0) {
+		return where(0, fmt.Sprintf("deadline: %v is not a finite number", j.Deadline))
+	}
 	return nil
 }
 
@@ -508,6 +518,7 @@ func intOutOfRange(j *Job, where func(field int, msg string) error) error {
 		{12, "", j.User, false}, {13, "", j.Group, false}, {14, "", j.Executable, false}, {15, "", j.Queue, false},
 		{16, "", j.Partition, false}, {17, "", j.Preceding, false},
 		{0, "req_width", j.ReqWidth, true}, {0, "req_height", j.ReqHeight, true}, {0, "max_parallelism", j.MaxParallelism, true},
+		{0, "priority", j.Priority, false},
 	} {
 		var msg string
 		switch {

@@ -34,7 +34,19 @@ func workloadFlags() []cli.Flag {
 		&cli.Float64Flag{Name: "horizon", Usage: "generate arrivals up to this time instead of --jobs"},
 		&cli.Int64Flag{Name: "seed", Value: workload.DefaultSeed, Usage: "random seed"},
 		&cli.StringFlag{Name: "name", Usage: "trace name (default: the output file's base name; sweep: the file-name prefix, default the model)"},
+		&cli.IntFlag{Name: "priorities", Usage: "priority classes K: each job's priority drawn uniformly from 0..K−1, higher more urgent (pcw; 0: none, -1 in the trace)"},
+		&cli.StringFlag{Name: "laxity", Usage: "deadlines: submit + run × U(A, B) for A-B, or × A (1 ≤ A ≤ B; pcw; default none, -1 in the trace)"},
 	}
+}
+
+// windows returns the priority and deadline model of the flags.
+func windows(c *cli.Context) (workload.Windows, error) {
+	lo, hi, err := workload.ParseLaxity(c.String("laxity"))
+	if err != nil {
+		return workload.Windows{}, err
+	}
+	w := workload.Windows{Priorities: c.Int("priorities"), LaxityMin: lo, LaxityMax: hi}
+	return w, w.Check()
 }
 
 // malleableFlags are the malleable model's flags, without load, iat,
@@ -141,11 +153,12 @@ func isSWF(path string) bool {
 // rep, which SWF keeps only as header notes, so that a trace read back
 // from it has none of them.
 func swfLoss(t *trace.Trace) string {
-	var mesh, mall bool
+	var mesh, mall, prio bool
 	for i := range t.Jobs {
 		j := &t.Jobs[i]
 		mesh = mesh || j.ReqWidth >= 0 || j.ReqHeight >= 0
 		mall = mall || j.Work >= 0 || j.Efficiency >= 0 || j.MaxParallelism >= 0
+		prio = prio || j.Priority >= 0 || j.Deadline >= 0
 	}
 	var cols []string
 	if mesh {
@@ -153,6 +166,9 @@ func swfLoss(t *trace.Trace) string {
 	}
 	if mall {
 		cols = append(cols, "work, efficiency and max_parallelism (malleable fields)")
+	}
+	if prio {
+		cols = append(cols, "priority and deadline")
 	}
 	msg := "SWF has no place for the machine, load and rep (kept only as header notes, not read back)"
 	if len(cols) > 0 {
@@ -193,6 +209,10 @@ func workloadCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			win, err := windows(c)
+			if err != nil {
+				return err
+			}
 			s.Arrivals.Load, s.Arrivals.IAT = c.Float64("load"), c.Float64("iat")
 			if s.Name == "" {
 				s.Name = traceName(c.String("output"))
@@ -200,6 +220,9 @@ func workloadCommand() *cli.Command {
 			t, err := workload.Generate(s)
 			if err != nil {
 				return fmt.Errorf("workload: %w", err)
+			}
+			if err := win.Apply(t); err != nil {
+				return err
 			}
 			return write(c.String("output"), t)
 		},
@@ -290,8 +313,15 @@ func sweepCommand() *cli.Command {
 				return err
 			}
 			sw := workload.Sweep{Loads: loads, Reps: c.Int("reps"), Seed: c.Int64("seed"), CRN: c.Bool("crn")}
+			win, err := windows(c)
+			if err != nil {
+				return err
+			}
 			warned := false
 			emit := func(t *trace.Trace) error {
+				if err := win.Apply(t); err != nil {
+					return err
+				}
 				if isSWF(ext) && !warned {
 					warned = true
 					fmt.Fprintln(os.Stderr, "warning: --format "+c.String("format")+": replay and report will not group these files by load and replication:", swfLoss(t))

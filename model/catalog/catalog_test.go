@@ -21,7 +21,7 @@ func TestNamesAreTheContract(t *testing.T) {
 	for _, s := range Schedulers() {
 		got = append(got, s.Name)
 	}
-	want := "fcfs sjf smallest largest ssd if sa mq scan static lazy prio-res easy conservative"
+	want := "fcfs sjf smallest largest ssd if sa mq scan static lazy prio-res pcw easy conservative"
 	if g := strings.Join(got, " "); g != want {
 		t.Errorf("schedulers %q, want %q", g, want)
 	}

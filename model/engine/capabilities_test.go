@@ -468,6 +468,13 @@ func TestPreemptionProperty(t *testing.T) {
 			if len(res.Events) == 0 {
 				t.Fatalf("%s seed %d: nothing happened", name, seed)
 			}
+			total := 0.0
+			for _, d := range c.delays {
+				total += d
+			}
+			if math.Abs(res.MigrationTime-total) > 1e-9*max(1, total) {
+				t.Fatalf("%s seed %d: migration time %g, want %g", name, seed, res.MigrationTime, total)
+			}
 		}
 	}
 }

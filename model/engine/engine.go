@@ -132,6 +132,12 @@ type Result struct {
 	// Suspensions[i] and Migrations[i] count job i's suspensions and
 	// migrations; nil when none happened in the run.
 	Suspensions, Migrations []int32
+	// MigrationTime is the time running jobs spent in migration delays
+	// (policy.Preemptor.Migrate), summed over jobs: each delay counts in
+	// full, except one cut short by a suspension, a further migration or
+	// the end of the observation window (Options.Until), which counts up
+	// to then.
+	MigrationTime float64
 	// Events logs every suspension, resumption and migration in order.
 	Events      []Event
 	eventPieces [][2]int32 // per event: offset and length in Pieces of the placement left
@@ -385,6 +391,9 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 			for i := range jobs {
 				if e.state[i] == stRunning {
 					jobs[i].End = -1 // not completed within the window
+					if e.dyn && e.since[i] > opt.Until {
+						e.res.MigrationTime -= e.since[i] - opt.Until // a delay not served within the window
+					}
 				}
 			}
 			return e.res, nil
@@ -759,6 +768,7 @@ func (e *sim) Suspend(j *policy.Job) bool {
 	}
 	e.startDyn()
 	e.settle(i)
+	e.forfeitDelay(i)
 	e.startHist()
 	e.hold(i)
 	e.logEvent(i, Suspended)
@@ -828,6 +838,8 @@ func (e *sim) Migrate(j *policy.Job, delay float64) bool {
 	if e.res.pieceOff != nil {
 		e.recordPlacement(i, b)
 	}
+	e.forfeitDelay(i)
+	e.res.MigrationTime += delay
 	e.since[i] = e.now + delay
 	e.rekey(i)
 	if e.res.Migrations == nil {
@@ -835,6 +847,15 @@ func (e *sim) Migrate(j *policy.Job, delay float64) bool {
 	}
 	e.res.Migrations[i]++
 	return true
+}
+
+// forfeitDelay takes off MigrationTime the part of job i's migration delay
+// not yet served (none when it is not migrating): the job is suspended or
+// migrated again now.
+func (e *sim) forfeitDelay(i int32) {
+	if e.since[i] > e.now {
+		e.res.MigrationTime -= e.since[i] - e.now
+	}
 }
 
 func (e *sim) fail(err error) {

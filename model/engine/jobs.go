@@ -38,6 +38,9 @@ type Rejection struct {
 //     time ("actual" always uses the actual run time). An estimate shorter than the run time is kept:
 //     the job runs its actual time (policies see that it outran its estimate);
 //   - mesh shape: Width/Height from req_width/req_height when > 0, else 0;
+//   - priority and deadline (Job.Window, nil when the record has
+//     neither): from the priority and deadline columns when ≥ 0 (a
+//     priority within int32, a deadline finite), else -1;
 //   - malleable characteristics (Job.Malleable, nil when the record has
 //     none of them): Work and Efficiency from work and efficiency when
 //     ≥ 0 and finite, else -1 (unknown); MaxPar from max_parallelism when
@@ -50,6 +53,7 @@ func Jobs(t *trace.Trace, m policy.Machine, estimates string) ([]policy.Job, []R
 	jobs := make([]policy.Job, 0, len(t.Jobs))
 	var rej []Rejection
 	var slab []policy.Malleable // Malleable records, allocated in blocks
+	var wslab []policy.Window   // Window records, allocated in blocks
 	for i := range t.Jobs {
 		tj := &t.Jobs[i]
 		reject := func(format string, a ...any) {
@@ -77,6 +81,18 @@ func Jobs(t *trace.Trace, m policy.Machine, estimates string) ([]policy.Job, []R
 		j := policy.Job{
 			Index: i, ID: tj.ID, Submit: tj.Submit, Run: tj.Run, Estimate: est,
 			Procs: int(procs), User: tj.User, Start: -1, End: -1,
+		}
+		w := policy.Window{Priority: -1, Deadline: known(tj.Deadline)}
+		if tj.Priority >= 0 && tj.Priority <= math.MaxInt32 {
+			w.Priority = int(tj.Priority)
+		}
+		if w != (policy.Window{Priority: -1, Deadline: -1}) {
+			if len(wslab) == 0 {
+				wslab = make([]policy.Window, min(len(t.Jobs)-i, 4096))
+			}
+			wslab[0] = w
+			j.Window = &wslab[0]
+			wslab = wslab[1:]
 		}
 		ml := policy.Malleable{Work: known(tj.Work), Efficiency: known(tj.Efficiency), MaxPar: -1}
 		if tj.MaxParallelism > 0 && tj.MaxParallelism <= math.MaxInt32 {

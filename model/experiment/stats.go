@@ -25,6 +25,7 @@ func summarize(tk task, res *engine.Result, opt Options) schema.Summary {
 	classes := metrics.NewClassStats(metrics.SizeQuarters(p.m.Procs))
 	window := metrics.NoWindow()
 	waiting := 0
+	var deadlines, missed int64 // counted jobs with a deadline, and missing it
 	if opt.Until > 0 {
 		w := metrics.NewWindow(opt.Until, p.m.Procs)
 		for i := range jobs {
@@ -57,6 +58,21 @@ func summarize(tk task, res *engine.Result, opt Options) schema.Summary {
 		}
 		acc.Add(j.Submit, j.Start, j.End, j.Run)
 		classes.Add(j.Procs, j.End-j.Submit)
+		if d := j.Deadline(); d >= 0 {
+			deadlines++
+			if j.End > d {
+				missed++
+			}
+		}
+	}
+	var susp, migr int64
+	for i := range jobs {
+		if res.Suspensions != nil {
+			susp += int64(res.Suspensions[i])
+		}
+		if res.Migrations != nil {
+			migr += int64(res.Migrations[i])
+		}
 	}
 	if waiting > 0 {
 		// Still waiting when the window ended: left out, as the filters'.
@@ -83,6 +99,7 @@ func summarize(tk task, res *engine.Result, opt Options) schema.Summary {
 		WindowEnd:         window.T, WindowGenerated: window.Generated, WindowCompleted: window.Completed,
 		WindowAllocated: window.Allocated, WindowDelay: window.MeanDelay, WindowThroughput: window.Throughput,
 		WindowUtilization: window.Utilization, WindowPower: window.Power, WindowOffered: window.Offered,
+		DeadlineJobs: deadlines, DeadlineMissed: missed, Preemptions: susp, Migrations: migr, MigrationTime: res.MigrationTime,
 		MeanActive:  metrics.MeanActive(residence, sys.Makespan),
 		CappedShare: math.NaN(),
 	}

@@ -30,6 +30,10 @@ type Job struct {
 	// copies and scans the job array); read-only, shared by copies of the
 	// job.
 	Malleable *Malleable
+	// Window is the job's priority and deadline (pcw), nil when the trace
+	// gives neither; read it through Priority and Deadline. A pointer, as
+	// Malleable, to keep Job small.
+	Window *Window
 
 	Start float64    // start time; -1 until started
 	End   float64    // completion time; -1 until known
@@ -45,6 +49,29 @@ func (j *Job) Need() int {
 		return max(j.Width*j.Height, j.Procs)
 	}
 	return j.Procs
+}
+
+// Window is a job's priority and execution window (Ghoneim & Fahmy 2003),
+// from the priority and deadline columns.
+type Window struct {
+	Priority int     // class ≥ 0, higher is more urgent; -1 when unknown
+	Deadline float64 // absolute deadline; -1 when unknown
+}
+
+// Priority is j's priority class (higher is more urgent), -1 when unknown.
+func (j *Job) Priority() int {
+	if j.Window == nil {
+		return -1
+	}
+	return j.Window.Priority
+}
+
+// Deadline is j's absolute deadline, -1 when unknown.
+func (j *Job) Deadline() float64 {
+	if j.Window == nil {
+		return -1
+	}
+	return j.Window.Deadline
 }
 
 // Malleable is what a malleable job's trace record says of it (Guha 1995),

@@ -99,10 +99,11 @@ func TestParams(t *testing.T) {
 	}
 }
 
-// Every run copies and scans the job array: Job stays within 112 bytes on
-// 64-bit machines (1M jobs: 112 MB).
+// Every run copies and scans the job array: Job stays within 120 bytes on
+// 64-bit machines (1M jobs: 120 MB; 112 before the Window pointer of pcw's
+// priorities and deadlines).
 func TestJobSize(t *testing.T) {
-	if s := unsafe.Sizeof(Job{}); s > 112 && unsafe.Sizeof(0) == 8 {
-		t.Errorf("policy.Job is %d bytes, want at most 112", s)
+	if s := unsafe.Sizeof(Job{}); s > 120 && unsafe.Sizeof(0) == 8 {
+		t.Errorf("policy.Job is %d bytes, want at most 120", s)
 	}
 }

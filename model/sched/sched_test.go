@@ -308,7 +308,7 @@ func TestParams(t *testing.T) {
 			t.Errorf("%s: %v", ok, err)
 		}
 	}
-	want := []string{"fcfs", "sjf", "smallest", "largest", "ssd", "if", "sa", "mq", "scan", "static", "lazy", "prio-res"}
+	want := []string{"fcfs", "sjf", "smallest", "largest", "ssd", "if", "sa", "mq", "scan", "static", "lazy", "prio-res", "pcw"}
 	var got []string
 	for _, s := range Schedulers() {
 		got = append(got, s.Name)

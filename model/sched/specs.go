@@ -132,6 +132,7 @@ func Schedulers() []policy.SchedulerSpec {
 				return NewPrioRes(mp, res == "true"), nil
 			},
 		},
+		pcwSpec(),
 	}
 }
 

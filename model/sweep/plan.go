@@ -71,6 +71,10 @@ type Workload struct {
 	Coupling  string  `toml:"coupling"`
 	Estimates string  `toml:"estimates"` // also lublin
 	Arrivals  string  `toml:"arrivals"`
+	// Priorities and deadlines (pcw): synth workload's --priorities and
+	// --laxity (workload.Windows).
+	Priorities int    `toml:"priorities"`
+	Laxity     string `toml:"laxity"`
 
 	// Malleable jobs (model "malleable"): synth malleable's flags.
 	Procs    int      `toml:"procs"` // also lublin
@@ -470,8 +474,16 @@ func (f *File) expand(i int) ([]*unit, error) {
 		return nil, at("model", "a workload needs a model (workload, malleable, lublin) or traces")
 	case "workload":
 		if err := f.onlyKeys(i, "name", "model", "loads", "reps", "crn", "jobs", "horizon", "seed", "machine", "size", "size_mean", "size_max",
-			"service", "mean", "cv", "h2_alpha", "h2", "coupling", "estimates", "arrivals"); err != nil {
+			"service", "mean", "cv", "h2_alpha", "h2", "coupling", "estimates", "arrivals", "priorities", "laxity"); err != nil {
 			return nil, err
+		}
+		lo, hi, err := workload.ParseLaxity(w.Laxity)
+		if err != nil {
+			return nil, at("laxity", "%v", err)
+		}
+		win := workload.Windows{Priorities: w.Priorities, LaxityMin: lo, LaxityMax: hi}
+		if err := win.Check(); err != nil {
+			return nil, at("priorities", "%v", err)
 		}
 		loads, err := f.loads(i)
 		if err != nil {
@@ -499,6 +511,9 @@ func (f *File) expand(i int) ([]*unit, error) {
 		}
 		sw := workload.Sweep{Loads: loads, Reps: w.Reps, Seed: seed, CRN: w.CRN}
 		desc := fmt.Sprintf("workload %+v %+v", spec, sw)
+		if !win.Zero() {
+			desc += fmt.Sprintf(" windows %+v", win)
+		}
 		var units []*unit
 		for _, load := range loads {
 			// Generate the first replication now: a bad parameter is an
@@ -517,7 +532,13 @@ func (f *File) expand(i int) ([]*unit, error) {
 			for rep := 1; rep <= w.Reps; rep++ {
 				load, rep := load, rep
 				units = append(units, &unit{w: i, name: workload.SweepName(name, load, rep), rep: rep, load: load, jobs: n, hint: spec.Machine,
-					desc: desc, gen: func() (*trace.Trace, error) { return sw.WorkloadTrace(spec, load, rep) }})
+					desc: desc, gen: func() (*trace.Trace, error) {
+						t, err := sw.WorkloadTrace(spec, load, rep)
+						if err == nil {
+							err = win.Apply(t)
+						}
+						return t, err
+					}})
 			}
 		}
 		tiny := spec

@@ -15,6 +15,8 @@ const (
 	streamCap
 	streamBatch       // Lublin: batch arrivals
 	streamInteractive // Lublin: interactive arrivals
+	streamPriority    // Windows: priority classes
+	streamLaxity      // Windows: deadlines
 )
 
 // splitmix64 is the SplitMix64 mixing function (Steele, Lea and Flood,
