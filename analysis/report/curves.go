@@ -12,16 +12,17 @@ import (
 
 // CurveMetrics are the summary columns plotted against load, in order.
 var CurveMetrics = []string{"mean_response", "mean_wait", "mean_bsld", "mean_slowdown", "utilization", "throughput", "power", "mean_queue", "sd_response", "max_wait", "internal_frag", "external_frag",
-	"window_delay", "window_power", "window_throughput", "window_util"}
+	"window_delay", "window_power", "window_throughput", "window_util", "deadline_miss_rate"}
 
 // zeroSkipped are the curve metrics left out of an experiment where they are
 // 0 in every run (fragmentation on a flat machine with the count
 // allocator).
 var zeroSkipped = map[string]bool{"internal_frag": true, "external_frag": true}
 
-// windowed are the curve metrics of an observation window (replay
-// --until), left out of an experiment that has none (NaN in every run).
-var windowed = map[string]bool{"window_delay": true, "window_power": true, "window_throughput": true, "window_util": true}
+// windowed are the curve metrics that only some runs have (an
+// observation window, replay --until; deadlines), left out of an
+// experiment where they are NaN in every run.
+var windowed = map[string]bool{"window_delay": true, "window_power": true, "window_throughput": true, "window_util": true, "deadline_miss_rate": true}
 
 // allZero reports whether column col is 0 in every row of the cells.
 func allZero(cells []results.Cell, col string) bool {

@@ -40,6 +40,9 @@ func TestDeadlineColumns(t *testing.T) {
 	opt := Options{BsldTau: DefaultBsldTau}
 	tk := task{tr: &prepared{t: tr, m: m}}
 	r := summarize(tk, res, opt)
+	if r.DeadlineMissRate != 0.5 {
+		t.Errorf("deadline_miss_rate %g, want 0.5", r.DeadlineMissRate)
+	}
 	if r.DeadlineJobs != 2 || r.DeadlineMissed != 1 || r.Preemptions != 1 || r.Migrations != 0 || r.MigrationTime != 0 {
 		t.Errorf("deadline_jobs %d deadline_missed %d preemptions %d migrations %d migration_time %g; want 2 1 1 0 0",
 			r.DeadlineJobs, r.DeadlineMissed, r.Preemptions, r.Migrations, r.MigrationTime)

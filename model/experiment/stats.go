@@ -99,7 +99,7 @@ func summarize(tk task, res *engine.Result, opt Options) schema.Summary {
 		WindowEnd:         window.T, WindowGenerated: window.Generated, WindowCompleted: window.Completed,
 		WindowAllocated: window.Allocated, WindowDelay: window.MeanDelay, WindowThroughput: window.Throughput,
 		WindowUtilization: window.Utilization, WindowPower: window.Power, WindowOffered: window.Offered,
-		DeadlineJobs: deadlines, DeadlineMissed: missed, Preemptions: susp, Migrations: migr, MigrationTime: res.MigrationTime,
+		DeadlineJobs: deadlines, DeadlineMissed: missed, DeadlineMissRate: metrics.MissRate(missed, deadlines), Preemptions: susp, Migrations: migr, MigrationTime: res.MigrationTime,
 		MeanActive:  metrics.MeanActive(residence, sys.Makespan),
 		CappedShare: math.NaN(),
 	}

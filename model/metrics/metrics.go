@@ -112,6 +112,7 @@ var Summary = []Metric{
 	{"max_wait", "maximum wait time", "max wait", Time, true, "Batsim/AccaSim outputs"},
 	{"internal_frag", "internal fragmentation", "int frag", Fraction, true, "allocated but unrequested processor-time (Chu 1995 §1; InternalFragmentation)"},
 	{"external_frag", "external fragmentation", "ext frag", Fraction, true, "share of the makespan the earliest waiting job had enough free processors (Chu 1995 §1; ExternalFragmentation)"},
+	{"deadline_miss_rate", "deadline miss rate", "missed", Fraction, true, "the share of jobs with a deadline that ended after it (MissRate; pcw, Ghoneim & Fahmy 2003)"},
 	{"window_delay", "mean queueing delay in the window", "M", Time, true, "Mohapatra, Yu & Das 1995 §4.2: M = R/A over [0, T] (Window)"},
 	{"window_power", "system power in the window", "P", PerTime2, false, "Mohapatra, Yu & Das 1995 §4.2: P = X/M over [0, T] (Window)"},
 	{"window_throughput", "throughput in the window", "X", PerTime, false, "Mohapatra, Yu & Das 1995 §4.2: X = C/T (Window)"},
@@ -159,6 +160,17 @@ func Power(throughput, meanWait float64) float64 {
 		return math.Inf(1)
 	}
 	return throughput / meanWait
+}
+
+// MissRate is the share of the counted jobs with a deadline that ended
+// after it (Ghoneim & Fahmy 2003's jobs carry an execution window; the
+// rate is our measure of a policy over many arrivals): missed / jobs, NaN
+// when no job has a deadline.
+func MissRate(missed, jobs int64) float64 {
+	if jobs == 0 {
+		return math.NaN()
+	}
+	return float64(missed) / float64(jobs)
 }
 
 // PctImprovement is Guha's %Impr = (R̄_base − R̄) / R̄_base × 100 (B.6):

@@ -35,3 +35,12 @@ func TestWindow(t *testing.T) {
 		t.Errorf("empty window: %+v", e)
 	}
 }
+
+func TestMissRate(t *testing.T) {
+	if r := MissRate(3, 12); r != 0.25 {
+		t.Errorf("MissRate(3, 12) = %g, want 0.25", r)
+	}
+	if r := MissRate(0, 0); !math.IsNaN(r) {
+		t.Errorf("MissRate(0, 0) = %g, want NaN", r)
+	}
+}

@@ -130,11 +130,14 @@ type Summary struct {
 	// jobs with a deadline and those of them that ended after it; the
 	// run's suspensions and migrations (every job's) and the time spent
 	// in migration delays (engine.Result.MigrationTime).
-	DeadlineJobs   int64   `parquet:"deadline_jobs" schema:"optional"`
-	DeadlineMissed int64   `parquet:"deadline_missed" schema:"optional"`
-	Preemptions    int64   `parquet:"preemptions" schema:"optional"`
-	Migrations     int64   `parquet:"migrations" schema:"optional"`
-	MigrationTime  float64 `parquet:"migration_time" schema:"optional"`
+	DeadlineJobs   int64 `parquet:"deadline_jobs" schema:"optional"`
+	DeadlineMissed int64 `parquet:"deadline_missed" schema:"optional"`
+	// DeadlineMissRate is DeadlineMissed / DeadlineJobs (metrics.MissRate;
+	// NaN without a deadline).
+	DeadlineMissRate float64 `parquet:"deadline_miss_rate" schema:"optional"`
+	Preemptions      int64   `parquet:"preemptions" schema:"optional"`
+	Migrations       int64   `parquet:"migrations" schema:"optional"`
+	MigrationTime    float64 `parquet:"migration_time" schema:"optional"`
 	// Dynamic space sharing (model/metrics): the time-averaged number of
 	// jobs running (in malleable mode, the active list, jobs holding a
 	// share of 0 included), and the share of allocations bounded by the
