@@ -65,8 +65,9 @@ import (
 // the reservation. A job without a reservation may start only if its
 // request fits in Free − (held processors). A reservation fails when the
 // unclaimed busy plus unreserved free processors are fewer than the
-// request. On flat machines with the count allocator this is exact; with a
-// topology-aware allocator the reservation is a count, not a place, so a
+// request (Job.Need: on a hypercube the 2^k nodes of the job's subcube).
+// On flat machines with the count allocator this is exact; with a
+// topology-aware allocator (a hypercube's) the reservation is a count, not a place, so a
 // reserved job whose processors are all free may still fail to be placed
 // (it then keeps its reservation and is retried at the next completion).
 //
@@ -178,9 +179,9 @@ func (s *PrioRes) Schedule(sys policy.System) {
 		// (the allocator knows which of them are the job's own).
 		s.res = slices.DeleteFunc(s.res, func(r *reservation) bool {
 			if s.rv != nil {
-				return r.j.Procs <= sys.Allocator().Free() && s.startReserved(sys, r)
+				return r.j.Need() <= sys.Allocator().Free() && s.startReserved(sys, r)
 			}
-			return r.j.Procs <= s.unreserved(sys)+r.held && s.startReserved(sys, r)
+			return r.j.Need() <= s.unreserved(sys)+r.held && s.startReserved(sys, r)
 		})
 		s.resVer++
 		// Phase 3: the waiting list, allocation then reservation. Jobs
@@ -260,7 +261,7 @@ func (s *PrioRes) unreserved(sys policy.System) int {
 // startFree starts a job without a reservation if it fits in the
 // unreserved free processors.
 func (s *PrioRes) startFree(sys policy.System, j *policy.Job) bool {
-	if j.Procs > s.unreserved(sys) || !sys.Start(j) {
+	if j.Need() > s.unreserved(sys) || !sys.Start(j) {
 		return false
 	}
 	s.started++
@@ -269,7 +270,7 @@ func (s *PrioRes) startFree(sys policy.System, j *policy.Job) bool {
 
 // startReserved starts a reserved job and drops its reservation.
 func (s *PrioRes) startReserved(sys policy.System, r *reservation) bool {
-	if r.j.Procs > sys.Allocator().Free() || !sys.Start(r.j) {
+	if r.j.Need() > sys.Allocator().Free() || !sys.Start(r.j) {
 		return false
 	}
 	s.started++
@@ -289,7 +290,7 @@ func (s *PrioRes) reserveFor(sys policy.System, j *policy.Job) bool {
 	if s.rv != nil {
 		return s.reservePlace(sys, j)
 	}
-	if j.Procs > s.reservable(sys) {
+	if j.Need() > s.reservable(sys) {
 		return false // not enough unclaimed busy plus unreserved free processors
 	}
 	free := s.unreserved(sys)
@@ -301,7 +302,7 @@ func (s *PrioRes) reserveFor(sys policy.System, j *policy.Job) bool {
 			busy += u
 		}
 	}
-	if j.Procs > busy+free {
+	if j.Need() > busy+free {
 		return false
 	}
 	// Most unclaimed processors first; the sort is stable, so ties keep the
@@ -310,7 +311,7 @@ func (s *PrioRes) reserveFor(sys policy.System, j *policy.Job) bool {
 		return cmp.Compare(b.Alloc.Procs()-s.claimed[b], a.Alloc.Procs()-s.claimed[a])
 	})
 	r := &reservation{j: j}
-	need := j.Procs
+	need := j.Need()
 	for _, c := range s.cands {
 		if need == 0 {
 			break

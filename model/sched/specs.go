@@ -106,10 +106,10 @@ func Schedulers() []policy.SchedulerSpec {
 		},
 		{
 			Name: "prio-res",
-			Doc:  "priority (starvation counter MAX_PRI) + reservation: a submesh on meshes (every candidate, fewest free processors, then fewest overlapped allocations), a processor count on flat machines (Das Sharma & Pradhan ICPP'94; Chu 1995 §2.5.4)",
+			Doc:  "priority (starvation counter MAX_PRI) + reservation: a submesh on meshes (every candidate, fewest free processors, then fewest overlapped allocations), a processor count on flat machines (Das Sharma & Pradhan ICPP'94; Chu 1995 §2.5.4); on hypercubes a count of 2^k nodes",
 			// Meshes reserve a submesh through policy.Reserver
 			// (model/mesh/reserve.go); flat machines a count.
-			Kinds: []string{policy.Flat, policy.Mesh},
+			Kinds: []string{policy.Flat, policy.Mesh, policy.Cube},
 			Params: []policy.Param{
 				{Name: "max_pri", Default: "inf", Doc: "later jobs started ahead of the waiting head before it gets top priority (integer ≥ 0, or inf)"},
 				{Name: "reserve", Default: "true", Doc: "false: the priority technique alone"},
