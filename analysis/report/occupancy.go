@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedlab/schedlab/analysis/plot"
 	"github.com/schedlab/schedlab/analysis/results"
+	"github.com/schedlab/schedlab/model/policy"
 )
 
 func init() {
@@ -85,6 +86,14 @@ func buildOccupancy(c *Context, e *results.Experiment, idx int) ([]Page, error) 
 		ylabel := "processor index"
 		how := "rectangles are the processor ranges each job held (jobs.parquet placement)"
 		if known {
+			if m, err := policy.ParseMachine(e.Machine); err == nil {
+				switch m.Kind {
+				case policy.Cube:
+					ylabel, how = "node address", "a strip per node address: rectangles are the address ranges of each job's subcube (jobs.parquet placement)"
+				case policy.Mesh:
+					ylabel = "node number (y·W + x)"
+				}
+			}
 			var m placementMachine
 			for i := range js {
 				j := &js[i]
