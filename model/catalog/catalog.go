@@ -82,6 +82,9 @@ func PairsIn(mode string, m policy.Machine, allocs, scheds []string) ([]Pair, er
 		return nil, err
 	}
 	if mode == ModeMalleable {
+		if m.Kind != policy.Flat {
+			return nil, fmt.Errorf("machine %s: malleable mode runs on flat machines only (flat:P; Guha 1995's processors are interchangeable)", m)
+		}
 		return pairs(malleableAllocators, malleableSchedulers, m, allocs, scheds)
 	}
 	return Pairs(m, allocs, scheds)

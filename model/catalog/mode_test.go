@@ -60,3 +60,11 @@ func TestModes(t *testing.T) {
 		t.Error("malleable mode accepted a mesh")
 	}
 }
+
+// Malleable mode names the machine kind it needs.
+func TestMalleableNeedsFlat(t *testing.T) {
+	m, _ := policy.ParseMachine("cube:5")
+	if _, err := PairsIn(ModeMalleable, m, nil, nil); err == nil || !strings.Contains(err.Error(), "flat machines only") {
+		t.Errorf("malleable on cube:5: %v", err)
+	}
+}
