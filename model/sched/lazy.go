@@ -208,7 +208,7 @@ func (s *Lazy) Schedule(sys policy.System) {
 		if s.stop && s.qs[s.stopQ].Len() > 0 && s.startHead(sys, s.stopQ, now) {
 			s.stop = false
 		}
-		if s.running == 0 || s.retry && !s.stop {
+		if !s.stop && (s.running == 0 || s.retry) {
 			s.retryAll(sys, now)
 		}
 	}

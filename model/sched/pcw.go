@@ -300,6 +300,7 @@ type Option struct {
 	LaxJob0  float64     // the candidate's remaining laxity if untouched; NaN without a deadline or for waiting
 	Score    float64     // remaining laxity of the head and of every candidate with a deadline
 	Safe     bool        // makes no laxity negative (see Decide)
+	Fallback bool        // waiting while no running job has the head's priority or higher (Group1 empty): allowed only when no preemption or compaction is feasible and safe
 }
 
 // Decision is Decide's answer.
@@ -378,6 +379,17 @@ func rank(a string) int {
 // then preemption (the least disruptive), and among candidates to lower
 // priority, then later start, then trace order.
 //
+// The paper's priority rule (§3, §5 Case 1): when the head has a higher
+// priority than some running jobs (Group2), "the allowed actions are
+// preemption or compaction"; waiting is for the termination of a running
+// job of higher (or equal) priority (Group1). So waiting competes with
+// preemption and compaction only when Group1 is not empty; otherwise it is
+// a fallback (Option.Fallback), taken only when no preemption or
+// compaction is feasible and safe (then waiting, when it is safe, or the
+// best of the unsafe ones by score). A head facing only lower-priority
+// jobs therefore preempts or compacts even without deadlines (all scores
+// 0: compaction first, the less disruptive).
+//
 // The variants: ActionWait always waits; ActionPreempt and ActionCompact
 // take the best option of their kind (by the same rules) whenever one is
 // feasible, else wait.
@@ -411,6 +423,7 @@ func Decide(s Situation, cfg PCWConfig) Decision {
 	}
 	d.Options[0].Score = orZero(wait.LaxHead) + base
 	d.Options[0].Safe = !(wait.LaxHead < 0)
+	d.Options[0].Fallback = len(cands) == len(s.Running) // Group1 is empty
 	for _, c := range cands {
 		l0 := laxity(c.Job, c.End)
 		add := func(o Option, endX, endC float64) {
@@ -438,28 +451,28 @@ func Decide(s Situation, cfg PCWConfig) Decision {
 			add(o, o.Start+s.HeadRem, o.Start+c.Rem)
 		}
 	}
-	// Choose: safe options first when any, then score, then rank.
+	// Choose: safe options first when any, then score, then rank. Waiting
+	// is a candidate only in auto mode with Group1 not empty; otherwise it
+	// is the fallback.
+	waitCand := cfg.Action == ActionAuto && !d.Options[0].Fallback
 	anySafe := false
 	for i, o := range d.Options {
-		if o.Feasible && o.Safe && (cfg.Action == ActionAuto || i > 0) {
+		if o.Feasible && o.Safe && (i > 0 || waitCand) {
 			anySafe = true
 		}
 	}
 	best := -1
 	for i, o := range d.Options {
-		if !o.Feasible || anySafe && !o.Safe {
+		if !o.Feasible || anySafe && !o.Safe || i == 0 && !waitCand {
 			continue
-		}
-		if cfg.Action != ActionAuto && i == 0 {
-			continue // single-action variants act whenever they can
 		}
 		if best < 0 || o.Score > d.Options[best].Score ||
 			o.Score == d.Options[best].Score && rank(o.Action) < rank(d.Options[best].Action) {
 			best = i
 		}
 	}
-	if best < 0 {
-		best = 0
+	if best < 0 || !anySafe && !waitCand && d.Options[0].Safe && cfg.Action == ActionAuto {
+		best = 0 // nothing else feasible, or only unsafe actions where waiting is safe
 	}
 	o := d.Options[best]
 	d.Chosen, d.Action, d.Job, d.Delay = best, o.Action, o.Job, o.Delay
@@ -567,6 +580,9 @@ func (d *Decision) WriteTable(w io.Writer) error {
 			note = "infeasible"
 		case !o.Safe:
 			note = "unsafe"
+		}
+		if o.Fallback && note == "" {
+			note = "fallback (Group1 empty)"
 		}
 		if i == d.Chosen {
 			note = "chosen"

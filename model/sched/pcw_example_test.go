@@ -45,7 +45,7 @@ func ExampleDecide() {
 		d.Action, d.Job.ID, d.Delay, o.Start, o.LaxHead, d.Job.ID, o.LaxJob)
 	// Output:
 	// action   job   start  hops  delay      L_x      L_c   L_c(0)    score  note
-	// wait     -        15     -      -        1        -        -       44
+	// wait     -        15     -      -        1        -        -       44  fallback (Group1 empty)
 	// preempt  3         -     -      -        -        -        2        -  infeasible
 	// compact  3         -     -      -        -        -        2        -  infeasible
 	// preempt  1        10     -      -        6       -1        5       43  unsafe

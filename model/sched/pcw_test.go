@@ -108,14 +108,30 @@ func TestPCWGolden(t *testing.T) {
 			migr: []int32{0, 0, 1, 0, 0}, migTime: 2, placeX: policy.Subcube(4, 3),
 		},
 		{
-			// Job 3 is about to end (at 3): t_w − 2 = 1 < 2δ = 4 < R_x = 10.
-			// Scores (base 80 + 97): wait 87 + 177 = 264; preempt 1: 88 +
-			// 177 − 80 + 70 = 255; preempt 3: 88 + 177 − 97 + 87 = 255;
-			// compact 3: 86 + 177 − 97 + 95 = 261. x starts at 3 on 4-7.
+			// Job 1, of higher priority than x (Group1 = {1}: waiting for
+			// it is allowed), is about to end (at 3); it is placed first,
+			// on 0-1, the others as in fourPairs. Group2 = {3}. Scores
+			// (base L_3 = 80): wait (x on 0-3 at 3) L_x = 100 − 13 = 87,
+			// 87 + 80 = 167; preempt 3: 88 + 80 − 80 + 70 = 158; compact 3
+			// (to 2-3, δ = 2): 86 + 80 − 80 + 78 = 164. x waits.
 			name: "wait", spec: "pcw:latency=0.5,data=1",
-			jobs:   fourPairs(20, 3, 100, 100, 10, 1, 100),
-			want:   []span{{0, 20}, {0, 1}, {0, 3}, {0, 1}, {3, 13}},
-			placeX: policy.Subcube(4, 3),
+			jobs: mkPJobs([]pjob{
+				{0, 3, 2, 2, 100}, {0, 1, 2, 0, -1}, {0, 20, 2, 0, 100}, {0, 1, 2, 0, -1},
+				{2, 10, 4, 1, 100},
+			}),
+			want:   []span{{0, 3}, {0, 1}, {0, 20}, {0, 1}, {3, 13}},
+			placeX: policy.Subcube(0, 3),
+		},
+		{
+			// The same scores with job 3 of priority 0 (Group1 empty):
+			// waiting is only a fallback, and the best feasible, safe
+			// action among preempting 1 or 3 (255) and compacting 3 (261)
+			// is taken: job 3 moves to 2-3 at 2 (δ = 2) and ends at 5; x
+			// runs 4..14 on 4-7.
+			name: "lower priority only: no waiting", spec: "pcw:latency=0.5,data=1",
+			jobs: fourPairs(20, 3, 100, 100, 10, 1, 100),
+			want: []span{{0, 20}, {0, 1}, {0, 5}, {0, 1}, {4, 14}},
+			migr: []int32{0, 0, 1, 0, 0}, migTime: 2, placeX: policy.Subcube(4, 3),
 		},
 		{
 			// The preempt case with x of priority 0, as the running jobs:
@@ -203,7 +219,7 @@ func TestDecideOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `action   job   start  hops  delay      L_x      L_c   L_c(0)    score  note
-wait     -        20     -      -       70        -        -      230
+wait     -        20     -      -       70        -        -      230  fallback (Group1 empty)
 preempt  1         2     -      -       88       70       80      238
 compact  1         -     -      -        -        -       80        -  infeasible
 preempt  3         2     -      -       88       70       80      238
