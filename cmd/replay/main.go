@@ -81,6 +81,7 @@ func runCommand() *cli.Command {
 			&cli.IntFlag{Name: "j", Value: runtime.GOMAXPROCS(0), Usage: "parallel runs"},
 			&cli.BoolFlag{Name: "check", Usage: "verify engine invariants (no processor held twice, capacity, causality)"},
 			&cli.StringFlag{Name: "shape", Value: mesh.ShapeSquare, Usage: "mesh machines: the w×h request of a job that gives only a processor count n: square (the most square w×h ≥ n with h = ⌈n/w⌉), row (n×1) or exact (a factor pair w·h = n); a job with no shape that fits is rejected"},
+			&cli.StringFlag{Name: "comm", Value: "off", Usage: "mesh machines: communication model: off (a job's residence is its run time, as Chu 1995 assumes), analytic (contention-free latency) or wormhole (packet-level XY wormhole simulation), with parameters, e.g. wormhole:ts=3,plen=8,msgs=5,unit=round (Bani-Mohammad et al. 2006; model/network): a job's residence is its communication time plus its run time"},
 			&cli.StringFlag{Name: "estimates", Value: engine.EstimatesRequested, Usage: "runtime estimates: requested (user's requested time when known, else actual) or actual"},
 			&cli.Float64Flag{Name: "bsld-tau", Value: experiment.DefaultBsldTau, Usage: "bounded-slowdown threshold τ (seconds)"},
 			&cli.IntFlag{Name: "warmup", Usage: "leave the first N jobs out of the statistics"},
@@ -178,7 +179,7 @@ func run(c *cli.Context) error {
 	quiet := c.Bool("quiet")
 	opt := experiment.Options{
 		Machine: c.String("machine"), Mode: c.String("mode"), Allocs: allocs, Scheds: scheds, Workers: c.Int("j"),
-		Check: c.Bool("check"), Estimates: c.String("estimates"), BsldTau: c.Float64("bsld-tau"), Shape: c.String("shape"),
+		Check: c.Bool("check"), Estimates: c.String("estimates"), BsldTau: c.Float64("bsld-tau"), Shape: c.String("shape"), Comm: c.String("comm"),
 		Warmup: c.Int("warmup"), UntilLastArrival: c.Bool("until-last-arrival"), Until: c.Float64("until"),
 		KeepPartial: c.Bool("keep-partial"), NoSeries: c.Bool("no-series"), Placement: c.Bool("placement"),
 		Out: c.String("out"), Version: version, ReleaseTraces: true,

@@ -55,6 +55,7 @@ import (
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/malleable"
 	"github.com/schedlab/schedlab/model/mesh"
+	"github.com/schedlab/schedlab/model/network"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/schema"
 	"github.com/schedlab/schedlab/trace"
@@ -77,6 +78,7 @@ type Options struct {
 	NoJobs           bool     // RunDataset: write no jobs table (the summary and series only)
 	Shape            string   // mesh machines: the shaping rule of jobs that give only a processor count (mesh.Shapes; "" → square)
 	Mode             string   // "rigid" (default when "") or "malleable" (catalog.ModeMalleable: model/malleable's policies, the share allocator)
+	Comm             string   // communication model on mesh machines (model/network.Parse: off, analytic, wormhole:ts=3,plen=8,msgs=5); "" → off
 	Placement        bool     // record placements in jobs.parquet (O(pieces) per job; the count allocator scatters jobs in many pieces)
 	Out              string   // output directory; "" → write nothing
 	Version          string   // tool version recorded in the files' metadata
@@ -291,6 +293,11 @@ func (opt *Options) validate() error {
 	}
 	if err := mesh.CheckShape(opt.Shape); err != nil {
 		return err
+	}
+	if opt.Comm != "" {
+		if _, err := network.Parse(opt.Comm); err != nil {
+			return err
+		}
 	}
 	if opt.Workers < 0 {
 		return fmt.Errorf("workers %d: want at least 1", opt.Workers)

@@ -1,10 +1,13 @@
 package experiment
 
 import (
+	"cmp"
 	"fmt"
 	"sync"
 
 	"github.com/schedlab/schedlab/model/engine"
+	"github.com/schedlab/schedlab/model/network"
+	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/schema"
 )
 
@@ -130,13 +133,34 @@ func runTask(tk task, opt Options) (result *output) {
 	if err != nil {
 		return fail(err)
 	}
-	res, err := engine.Run(jobs, p.m, a, s, engine.Options{
-		Check: opt.Check, Series: !opt.NoSeries, Placement: opt.Out != "" && opt.Placement, Until: opt.Until,
-	})
+	comm, err := network.Parse(cmp.Or(opt.Comm, network.Off))
 	if err != nil {
 		return fail(err)
 	}
-	o := &output{tk: tk, summary: summarize(tk, res, opt)}
+	var model network.Model
+	if comm.Mode != network.Off {
+		if p.m.Kind != policy.Mesh {
+			return fail(fmt.Errorf("--comm %s needs a mesh machine", comm))
+		}
+		if model, err = network.New(comm, p.m.Width, p.m.Height); err != nil {
+			return fail(err)
+		}
+	}
+	// Mesh placements are recorded for the dispersion and pieces columns,
+	// and dropped afterwards unless the jobs table wants them.
+	keep := opt.Out != "" && opt.Placement
+	eopt := engine.Options{Check: opt.Check, Series: !opt.NoSeries, Placement: keep || p.m.Kind == policy.Mesh, Until: opt.Until}
+	if model != nil {
+		eopt.Progress = model
+	}
+	res, err := engine.Run(jobs, p.m, a, s, eopt)
+	if err != nil {
+		return fail(err)
+	}
+	o := &output{tk: tk, summary: summarize(tk, res, opt, model, comm.Plen)}
+	if !keep {
+		res.Pieces = nil
+	}
 	if c, ok := s.(interface{ CappedShare() float64 }); ok {
 		o.summary.CappedShare = c.CappedShare() // malleable mode (model/malleable)
 	}

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/schedlab/schedlab/model/catalog"
+	"github.com/schedlab/schedlab/model/network"
 	"github.com/schedlab/schedlab/model/schema"
 	"github.com/schedlab/schedlab/trace"
 )
@@ -199,10 +201,10 @@ func metaOf(opt Options, preps []*prepared) schema.Meta {
 	}
 	o := schema.Options{Machine: opt.Machine, Allocs: opt.Allocs, Scheds: opt.Scheds, Estimates: opt.Estimates,
 		BsldTau: opt.BsldTau, Warmup: opt.Warmup, UntilLastArrival: opt.UntilLastArrival, Check: opt.Check,
-		Filters: filters, Placement: opt.Placement, Shape: opt.Shape, Until: opt.Until, Mode: modeMeta(opt.Mode)}
+		Filters: filters, Placement: opt.Placement, Shape: opt.Shape, Until: opt.Until, Mode: modeMeta(opt.Mode), Comm: commMeta(opt.Comm)}
 	if opt.MetaOptions != nil {
 		o = *opt.MetaOptions
-		o.Filters, o.Shape, o.Until, o.Mode = filters, opt.Shape, opt.Until, modeMeta(opt.Mode)
+		o.Filters, o.Shape, o.Until, o.Mode, o.Comm = filters, opt.Shape, opt.Until, modeMeta(opt.Mode), commMeta(opt.Comm)
 	}
 	var ts []schema.TraceInfo
 	for _, p := range preps {
@@ -313,4 +315,14 @@ func modeMeta(mode string) string {
 		return mode
 	}
 	return ""
+}
+
+// commMeta is the communication model as the metadata records it: its
+// canonical form, "" when off.
+func commMeta(c string) string {
+	s, err := network.Parse(cmp.Or(c, network.Off))
+	if err != nil || s.Mode == network.Off {
+		return ""
+	}
+	return s.String()
 }

@@ -5,13 +5,19 @@ import (
 
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/metrics"
+	"github.com/schedlab/schedlab/model/network"
 	"github.com/schedlab/schedlab/model/schema"
 )
 
 // summarize computes the summary row of one run with model/metrics. Jobs
 // the engine rejected (never started) are not counted and add to
 // `rejected`.
-func summarize(tk task, res *engine.Result, opt Options) schema.Summary {
+//
+// On a mesh the dispersion and pieces columns come from the recorded
+// placements of the counted jobs; under a communication model (model,
+// nil when off; packets of plen flits) the communication columns from
+// its per-job statistics.
+func summarize(tk task, res *engine.Result, opt Options, model network.Model, plen int) schema.Summary {
 	p := tk.tr
 	t := p.t
 	jobs := res.Jobs
@@ -25,6 +31,7 @@ func summarize(tk task, res *engine.Result, opt Options) schema.Summary {
 	classes := metrics.NewClassStats(metrics.SizeQuarters(p.m.Procs))
 	window := metrics.NoWindow()
 	waiting := 0
+	comm := metrics.NewCommTotals(plen)
 	var deadlines, missed int64 // counted jobs with a deadline, and missing it
 	if opt.Until > 0 {
 		w := metrics.NewWindow(opt.Until, p.m.Procs)
@@ -57,6 +64,11 @@ func summarize(tk task, res *engine.Result, opt Options) schema.Summary {
 			continue
 		}
 		acc.Add(j.Submit, j.Start, j.End, j.Run)
+		comm.AddPlacement(res.Placement(i))
+		if model != nil {
+			st := model.Stats(j.Index)
+			comm.AddComm(st.Comm, st.Packets, st.Hops, st.Latency, st.Blocked)
+		}
 		classes.Add(j.Procs, j.End-j.Submit)
 		if d := j.Deadline(); d >= 0 {
 			deadlines++
@@ -83,6 +95,7 @@ func summarize(tk task, res *engine.Result, opt Options) schema.Summary {
 		sizes[i] = schema.SizeClass{Lo: int64(b[0]), Hi: int64(b[1]), Jobs: classes.N[i], MeanResponse: classes.Mean(i), SDResponse: classes.SD(i)}
 	}
 	js := acc.Stats()
+	disp, pieces, commTime, lat, block, hopFlits := comm.Stats()
 	sys := metrics.System(res.First, res.Last, res.BusyArea, res.QueueArea, p.m.Procs, js.N, js.MeanWait)
 	return schema.Summary{
 		Trace: t.Name, Machine: p.m.String(), Alloc: tk.pair.Alloc, Sched: tk.pair.Sched, Rep: int64(t.Provenance.Rep),
@@ -102,5 +115,6 @@ func summarize(tk task, res *engine.Result, opt Options) schema.Summary {
 		DeadlineJobs: deadlines, DeadlineMissed: missed, DeadlineMissRate: metrics.MissRate(missed, deadlines), Preemptions: susp, Migrations: migr, MigrationTime: res.MigrationTime,
 		MeanActive:  metrics.MeanActive(residence, sys.Makespan),
 		CappedShare: math.NaN(),
+		Dispersion:  disp, Pieces: pieces, CommTime: commTime, PktLatency: lat, PktBlocking: block, HopFlits: hopFlits,
 	}
 }

@@ -49,6 +49,16 @@ type Strategy interface {
 	Find(s *State, j *policy.Job, w, h int) (Rect, bool)
 }
 
+// Multi is a non-contiguous strategy: it finds pieces, free submeshes
+// holding exactly w·h nodes together, for a w×h request, or reports that
+// it cannot place the request now (a strategy that rounds up to whole
+// pages may hold more). It appends them to dst and must leave s as it
+// found it. The allocator checks the pieces and records each in
+// the busy list under the job's ID.
+type Multi interface {
+	FindPieces(s *State, j *policy.Job, w, h int, dst []Rect) ([]Rect, bool)
+}
+
 // Cloner is implemented by strategies with state of their own (2DBS's
 // free block lists), copied with the allocator.
 type Cloner interface {
@@ -76,6 +86,8 @@ type Allocator struct {
 	rotate bool // the strategy may place a request rotated
 	shape  string
 	res    *reservations // nil while no submesh is reserved (reserve.go)
+	multi  Multi         // a non-contiguous strategy (strat is nil then)
+	pieces []Rect        // multi's scratch
 }
 
 // NewAllocator returns an allocator of strategy s on a W×H mesh; rotate
@@ -84,28 +96,63 @@ func NewAllocator(name string, W, H int, s Strategy, rotate bool) *Allocator {
 	return &Allocator{name: name, st: &State{W: W, H: H, Grid: NewGrid(W, H)}, strat: s, rotate: rotate, shape: ShapeSquare}
 }
 
-// Alloc is a mesh allocation: one submesh.
-type Alloc struct {
-	Rect
-	w int // the mesh's width, for node numbers
+// NewMultiAllocator returns an allocator of the non-contiguous strategy m
+// on a W×H mesh. It offers no reservations (policy.Reserver): those set
+// one submesh aside.
+func NewMultiAllocator(name string, W, H int, m Multi) policy.Allocator {
+	return multiAllocator{&Allocator{name: name, st: &State{W: W, H: H, Grid: NewGrid(W, H)}, multi: m, shape: ShapeSquare}}
 }
 
-// Procs is the number of nodes held (w·h, which may exceed the request).
-func (a *Alloc) Procs() int { return a.Size() }
+// Alloc is a mesh allocation: one submesh (Rect) for a contiguous
+// strategy; for a non-contiguous one (Multi), Rect is the first piece and
+// More the others, in the order allocated. Pieces never overlap.
+type Alloc struct {
+	Rect
+	More []Rect // further pieces of a non-contiguous allocation
+	w    int    // the mesh's width, for node numbers
+}
 
-// Nodes appends the node numbers (y·W + x), row by row.
+// Pieces returns the allocation's submeshes, the first one first.
+func (a *Alloc) Pieces() []Rect {
+	return append([]Rect{a.Rect}, a.More...)
+}
+
+// Procs is the number of nodes held (for a contiguous strategy w·h, which
+// may exceed the request).
+func (a *Alloc) Procs() int {
+	n := a.Size()
+	for _, r := range a.More {
+		n += r.Size()
+	}
+	return n
+}
+
+// Nodes appends the node numbers (y·W + x), piece by piece, row by row.
 func (a *Alloc) Nodes(dst []int) []int {
-	for y := a.Y; y <= a.Y2(); y++ {
-		for x := a.X; x <= a.X2(); x++ {
-			dst = append(dst, policy.NodeOf(a.w, x, y))
+	dst = a.Rect.nodes(a.w, dst)
+	for _, r := range a.More {
+		dst = r.nodes(a.w, dst)
+	}
+	return dst
+}
+
+// nodes appends r's node numbers on a mesh of width w, row by row.
+func (r Rect) nodes(w int, dst []int) []int {
+	for y := r.Y; y <= r.Y2(); y++ {
+		for x := r.X; x <= r.X2(); x++ {
+			dst = append(dst, policy.NodeOf(w, x, y))
 		}
 	}
 	return dst
 }
 
-// Placement appends the submesh.
+// Placement appends the submeshes, the first one first.
 func (a *Alloc) Placement(dst []policy.Piece) []policy.Piece {
-	return append(dst, policy.Rect(a.X, a.Y, a.W, a.H))
+	dst = append(dst, policy.Rect(a.X, a.Y, a.W, a.H))
+	for _, r := range a.More {
+		dst = append(dst, policy.Rect(r.X, r.Y, r.W, r.H))
+	}
+	return dst
 }
 
 // Request returns the w×h request of j on a W×H mesh: its own shape when
@@ -126,11 +173,46 @@ func (a *Allocator) Allocate(j *policy.Job) (policy.Allocation, bool) {
 	if !ok {
 		return nil, false
 	}
+	if a.multi != nil {
+		ps, ok := a.multi.FindPieces(a.st, j, w, h, a.pieces[:0])
+		a.pieces = ps
+		if !ok {
+			return nil, false
+		}
+		return a.placePieces(j, ps, w, h), true
+	}
 	r, ok := a.strat.Find(a.st, j, w, h)
 	if !ok {
 		return nil, false
 	}
 	return a.place(j, r, w, h), true
+}
+
+// placePieces allocates the pieces ps, found by a non-contiguous strategy
+// for j's w×h request: at least w·h nodes (more only for whole pages,
+// Paging(k ≥ 1)), inside the mesh, overlapping nothing (Grid.Set panics
+// on overlap). Each piece is an entry of the
+// busy list under j's ID.
+func (a *Allocator) placePieces(j *policy.Job, ps []Rect, w, h int) *Alloc {
+	n := 0
+	for _, r := range ps {
+		if !r.Inside(a.st.W, a.st.H) {
+			panic(fmt.Sprintf("mesh %s: piece %v outside mesh:%dx%d", a.name, r, a.st.W, a.st.H))
+		}
+		n += r.Size()
+	}
+	if len(ps) == 0 || n < w*h {
+		panic(fmt.Sprintf("mesh %s: pieces %v hold %d nodes for a %dx%d request", a.name, ps, n, w, h))
+	}
+	for _, r := range ps {
+		a.st.Grid.Set(r)
+		a.st.List = append(a.st.List, &Busy{Rect: r, ECT: a.st.Now + j.Estimate, ID: j.ID})
+	}
+	al := &Alloc{Rect: ps[0], w: a.st.W}
+	if len(ps) > 1 {
+		al.More = append([]Rect(nil), ps[1:]...)
+	}
+	return al
 }
 
 // place allocates r, found for j's w×h request.
@@ -147,24 +229,32 @@ func (a *Allocator) place(j *policy.Job, r Rect, w, h int) *Alloc {
 	return &Alloc{Rect: r, w: a.st.W}
 }
 
-// Release frees a's submesh.
+// Release frees a's submeshes.
 func (a *Allocator) Release(al policy.Allocation) {
 	x := al.(*Alloc)
+	a.release(x.Rect)
+	for _, r := range x.More {
+		a.release(r)
+	}
+}
+
+// release frees one allocated submesh.
+func (a *Allocator) release(r Rect) {
 	// By rectangle, not by pointer: allocations made before a Clone are
 	// released in the clone too. Allocated submeshes never overlap, so
 	// the rectangle names one entry.
 	for i, b := range a.st.List {
-		if b.Rect == x.Rect && !b.Reserved {
+		if b.Rect == r && !b.Reserved {
 			a.st.List = append(a.st.List[:i], a.st.List[i+1:]...)
 			break
 		}
 	}
-	a.st.Grid.Clear(x.Rect)
+	a.st.Grid.Clear(r)
 	if t, ok := a.strat.(Tracker); ok {
-		t.Released(a.st, x.Rect)
+		t.Released(a.st, r)
 	}
 	if a.res != nil {
-		a.remark(x.Rect)
+		a.remark(r)
 	}
 }
 
@@ -181,6 +271,12 @@ func (a *Allocator) SetNow(t float64) { a.st.Now = t }
 // orientation (policy.Feasibility).
 func (a *Allocator) Feasible(j *policy.Job) error {
 	w, h, ok := Request(j, a.st.W, a.st.H)
+	if a.multi != nil {
+		if ok && w*h <= a.st.W*a.st.H {
+			return nil // pieces of any shape
+		}
+		return fmt.Errorf("a %dx%d request exceeds mesh:%dx%d", w, h, a.st.W, a.st.H)
+	}
 	switch {
 	case !ok:
 		return fmt.Errorf("%d processors: no %s shape fits mesh:%dx%d", j.Procs, a.shape, a.st.W, a.st.H)
@@ -206,6 +302,7 @@ func (a *Allocator) Clone() policy.Allocator {
 		st.List[i] = &nb
 	}
 	c.st = &st
+	c.pieces = nil
 	c.res = a.res.clone()
 	if cl, ok := a.strat.(Cloner); ok {
 		c.strat = cl.Clone()
@@ -240,3 +337,19 @@ func wrap(a *Allocator) policy.Allocator {
 	}
 	return a
 }
+
+// multiAllocator is an Allocator of a non-contiguous (Multi) strategy. It
+// offers the Allocator's methods except reservations (policy.Reserver),
+// which set one submesh aside and would allocate it whole.
+type multiAllocator struct{ a *Allocator }
+
+func (m multiAllocator) Allocate(j *policy.Job) (policy.Allocation, bool) { return m.a.Allocate(j) }
+func (m multiAllocator) Release(al policy.Allocation)                     { m.a.Release(al) }
+func (m multiAllocator) Free() int                                        { return m.a.Free() }
+func (m multiAllocator) Size() int                                        { return m.a.Size() }
+func (m multiAllocator) SetNow(t float64)                                 { m.a.SetNow(t) }
+func (m multiAllocator) Feasible(j *policy.Job) error                     { return m.a.Feasible(j) }
+func (m multiAllocator) Clone() policy.Allocator                          { return multiAllocator{m.a.Clone().(*Allocator)} }
+
+// State returns the allocator's state (read-only: for tests and reports).
+func (m multiAllocator) State() *State { return m.a.State() }

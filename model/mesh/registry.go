@@ -13,6 +13,7 @@ type strategy struct {
 	rotate    bool
 	params    []policy.Param // nil: none
 	new       func(m policy.Machine, p policy.Params) (Strategy, error)
+	multi     func(m policy.Machine, p policy.Params) (Multi, error) // a non-contiguous strategy instead of new
 	machines  func(m policy.Machine) error
 }
 
@@ -62,6 +63,37 @@ var strategies = []strategy{
 			}
 			return &BDI{Both: r == "both"}, nil
 		}},
+	{name: "gabl", doc: "Bani-Mohammad et al.'s Greedy-Available-Busy-List, non-contiguous: the whole request by RBS, else greedy pieces shrinking the larger side (width on a tie), no rotation (Bani-Mohammad, Ould-Khaoua, Ababneh & Mackenzie 2006 §3)",
+		multi: func(policy.Machine, policy.Params) (Multi, error) { return GABL{}, nil }},
+	{name: "paging", doc: "Lo et al.'s Paging(k), non-contiguous: the first free pages of side 2^k in index order (Bani-Mohammad et al. 2006 §2; Lo, Windisch, Liu & Nitzberg 1997)",
+		params: []policy.Param{
+			{Name: "k", Default: "0", Doc: "size index: pages of side 2^k (0: single nodes, no internal fragmentation)"},
+			{Name: "order", Default: PageRow, Doc: "page indexing: row, shuffled-row (Z order), snake, shuffled-snake"},
+		},
+		multi: func(m policy.Machine, p policy.Params) (Multi, error) {
+			k, err := p.Int("k", 0)
+			if err != nil {
+				return nil, err
+			}
+			o, err := p.Choice("order", PageRow, PageRow, PageShuffledRow, PageSnake, PageShuffledSnake)
+			if err != nil {
+				return nil, err
+			}
+			return NewPaging(k, o, m.Width, m.Height)
+		}},
+	{name: "mbs", doc: "Lo et al.'s Multiple Buddy System, non-contiguous: the request in base 4 as power-of-two square blocks, split or broken down as needed (Bani-Mohammad et al. 2006 §2; Lo et al. 1997)",
+		multi: func(m policy.Machine, _ policy.Params) (Multi, error) { return NewMBS(m.Width, m.Height), nil }},
+	{name: "anca", doc: "Chang & Mohapatra's Adaptive Non-Contiguous Allocation: the whole request, else 2, 4, … sub-frames halving the longer side, all placed together, until a side is 1 (Bani-Mohammad et al. 2006 §2)",
+		multi: func(policy.Machine, policy.Params) (Multi, error) { return ANCA{}, nil }},
+	{name: "random", doc: "random non-contiguous baseline: free nodes chosen uniformly, seeded by the job's trace index (Lo, Windisch, Liu & Nitzberg 1997)",
+		params: []policy.Param{{Name: "seed", Default: "0", Doc: "random stream seed (with the job's trace index)"}},
+		multi: func(_ policy.Machine, p policy.Params) (Multi, error) {
+			sd, err := p.Int("seed", 0)
+			if err != nil {
+				return nil, err
+			}
+			return Random{Seed: uint64(sd)}, nil
+		}},
 }
 
 // Allocators returns the registry entries of the mesh allocators.
@@ -86,6 +118,13 @@ func Allocators() []policy.AllocatorSpec {
 					if err := s.machines(m); err != nil {
 						return nil, fmt.Errorf("%s: %w", s.name, err)
 					}
+				}
+				if s.multi != nil {
+					mu, err := s.multi(m, p)
+					if err != nil {
+						return nil, err
+					}
+					return NewMultiAllocator(s.name, m.Width, m.Height, mu), nil
 				}
 				st, err := s.new(m, p)
 				if err != nil {

@@ -193,6 +193,12 @@ func TestReserveRandom(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				if _, multi := pa.(multiAllocator); multi {
+					if _, ok := pa.(policy.Reserver); ok {
+						t.Fatal("a non-contiguous allocator offers reservations")
+					}
+					t.Skip("non-contiguous: no reservations")
+				}
 				a := unwrapped(pa)
 				var _ policy.Reserver = pa.(policy.Reserver)
 				reserveRandom(t, spec, m, a, uint64(W*100+H))

@@ -445,3 +445,118 @@ func TimeAveragedFragmentation(procs int64, jobs []Interval) float64 {
 	}
 	return area / (t1 - t0)
 }
+
+// Comm lists the summary columns of mesh placements and communication
+// (Bani-Mohammad, Ould-Khaoua, Ababneh & Mackenzie 2006; model/network),
+// for report pages that show them.
+var Comm = []Metric{
+	{"dispersion", "dispersion", "disp", Dimensionless, true, "mean over jobs of the mean Manhattan (hop) distance between two of its processors (MeshDispersion)"},
+	{"pieces", "pieces per job", "pieces", Dimensionless, true, "mean number of submeshes a job was given (1: contiguous)"},
+	{"comm_time", "communication time", "comm", Time, true, "mean per job: start to its last packet's delivery (model/network)"},
+	{"pkt_latency", "packet latency", "latency", Time, true, "mean per packet: sent to tail delivered"},
+	{"pkt_blocking", "packet blocking", "block", Time, true, "mean per packet: time its header waited for a busy link or ejection channel"},
+	{"hop_flits", "hop-flits per job", "hop-flits", Dimensionless, true, "mean per job: Σ over its packets of hops × P_len (hop-bytes in flits)"},
+}
+
+// MeshDispersion is the mean Manhattan distance between two distinct nodes of
+// a mesh placement (the hops a message between two of a job's processors
+// crosses under XY routing), from its pieces in O(pieces² + W + H): per
+// axis, the sum over pairs of |a − b| from the counts of nodes per column
+// and per row. NaN for fewer than two nodes.
+func MeshDispersion(ps []policy.Piece) float64 {
+	var cols, rows []int64
+	var n int64
+	for _, p := range ps {
+		for x := p.X; x < p.X+p.W; x++ {
+			for int(x) >= len(cols) {
+				cols = append(cols, 0)
+			}
+			cols[x] += int64(p.H)
+		}
+		for y := p.Y; y < p.Y+p.H; y++ {
+			for int(y) >= len(rows) {
+				rows = append(rows, 0)
+			}
+			rows[y] += int64(p.W)
+		}
+		n += int64(p.Size())
+	}
+	if n < 2 {
+		return math.NaN()
+	}
+	return float64(axisPairs(cols)+axisPairs(rows)) / float64(n*(n-1)/2)
+}
+
+// axisPairs is Σ over unordered pairs of nodes of |c_a − c_b|, given the
+// number of nodes at each coordinate.
+func axisPairs(count []int64) int64 {
+	var sum, before, weighted int64 // nodes and Σ coordinates at smaller coordinates
+	for c, k := range count {
+		sum += k * (int64(c)*before - weighted)
+		before += k
+		weighted += k * int64(c)
+	}
+	return sum
+}
+
+// CommTotals accumulates the communication of the counted jobs of a run
+// (model/network.Stats) and their placements, for the summary's
+// communication columns.
+type CommTotals struct {
+	disp                 float64
+	dispN, pieces, jobs  int64
+	comm, lat, block     float64
+	packets, hops, cjobs int64
+	plen                 int
+}
+
+// NewCommTotals returns an empty accumulator for packets of plen flits.
+func NewCommTotals(plen int) *CommTotals { return &CommTotals{plen: plen} }
+
+// AddPlacement counts one job's mesh placement: its dispersion (jobs of
+// one processor left out) and pieces.
+func (c *CommTotals) AddPlacement(ps []policy.Piece) {
+	if len(ps) == 0 {
+		return
+	}
+	c.jobs++
+	c.pieces += int64(len(ps))
+	if d := MeshDispersion(ps); !math.IsNaN(d) {
+		c.disp += d
+		c.dispN++
+	}
+}
+
+// AddComm counts one job's communication: its time, packets, hops, and
+// its packets' summed latency and blocking time.
+func (c *CommTotals) AddComm(comm float64, packets, hops int64, latency, blocked float64) {
+	c.cjobs++
+	c.comm += comm
+	c.packets += packets
+	c.hops += hops
+	c.lat += latency
+	c.block += blocked
+}
+
+// Stats returns the mean dispersion and pieces per job, and the means of
+// communication time, packet latency, packet blocking and hop-flits; NaN
+// for what was not counted.
+func (c *CommTotals) Stats() (disp, pieces, comm, lat, block, hopFlits float64) {
+	nan := math.NaN()
+	disp, pieces, comm, lat, block, hopFlits = nan, nan, nan, nan, nan, nan
+	if c.dispN > 0 {
+		disp = c.disp / float64(c.dispN)
+	}
+	if c.jobs > 0 {
+		pieces = float64(c.pieces) / float64(c.jobs)
+	}
+	if c.cjobs > 0 {
+		comm = c.comm / float64(c.cjobs)
+		hopFlits = float64(c.hops) * float64(c.plen) / float64(c.cjobs)
+	}
+	if c.packets > 0 {
+		lat = c.lat / float64(c.packets)
+		block = c.block / float64(c.packets)
+	}
+	return
+}

@@ -140,3 +140,33 @@ func TestTimeAveragedFragmentation(t *testing.T) {
 		t.Errorf("contiguous: %v", f)
 	}
 }
+
+// MeshDispersion from pieces equals the pairwise mean by brute force.
+func TestMeshDispersion(t *testing.T) {
+	ps := []policy.Piece{policy.Rect(0, 0, 3, 2), policy.Rect(5, 4, 1, 3), policy.Rect(9, 0, 2, 1)}
+	var nodes [][2]int
+	for _, p := range ps {
+		for y := p.Y; y < p.Y+p.H; y++ {
+			for x := p.X; x < p.X+p.W; x++ {
+				nodes = append(nodes, [2]int{int(x), int(y)})
+			}
+		}
+	}
+	var sum, pairs float64
+	for a := range nodes {
+		for b := a + 1; b < len(nodes); b++ {
+			dx, dy := nodes[a][0]-nodes[b][0], nodes[a][1]-nodes[b][1]
+			sum += math.Abs(float64(dx)) + math.Abs(float64(dy))
+			pairs++
+		}
+	}
+	if got := MeshDispersion(ps); math.Abs(got-sum/pairs) > 1e-12 {
+		t.Errorf("MeshDispersion %g, brute force %g", got, sum/pairs)
+	}
+	if got := MeshDispersion(ps[2:]); got != 1 {
+		t.Errorf("two neighbours: %g", got)
+	}
+	if !math.IsNaN(MeshDispersion([]policy.Piece{policy.Rect(3, 3, 1, 1)})) {
+		t.Error("one node: want NaN")
+	}
+}

@@ -184,6 +184,9 @@ func TestPrioResMeshReplay(t *testing.T) {
 			if spec.Machines != nil && spec.Machines(m) != nil || machine == "mesh:16x16" && spec.Name != "2dbs" {
 				continue
 			}
+			if _, ok := meshAlloc(t, spec.Name, m).(meshReserver); !ok {
+				continue // non-contiguous allocators (gabl, paging, …) offer no reservations
+			}
 			for _, s := range []string{"prio-res", "prio-res:max_pri=0", "prio-res:max_pri=5", "prio-res:reserve=false"} {
 				jobs := slices.Clone(src)
 				c := &meshChecker{PrioRes: newSched(t, s, m).(*PrioRes), t: t}

@@ -145,6 +145,20 @@ type Summary struct {
 	// when no job has a cap).
 	MeanActive  float64 `parquet:"mean_active" schema:"optional"`
 	CappedShare float64 `parquet:"capped_share" schema:"optional"`
+	// Mesh placements and communication (model/metrics.Comm; Bani-Mohammad
+	// et al. 2006): over the counted jobs, the mean pairwise hop distance
+	// between a job's processors and the mean number of pieces (both NaN
+	// without recorded mesh placements); under a communication model
+	// (replay --comm), the mean communication time per job, the mean
+	// latency and blocking time per packet, and the mean hop-flits per job
+	// (hops × P_len, the hop-bytes of a packet of P_len flits), NaN when
+	// off.
+	Dispersion  float64 `parquet:"dispersion" schema:"optional"`
+	Pieces      float64 `parquet:"pieces" schema:"optional"`
+	CommTime    float64 `parquet:"comm_time" schema:"optional"`
+	PktLatency  float64 `parquet:"pkt_latency" schema:"optional"`
+	PktBlocking float64 `parquet:"pkt_blocking" schema:"optional"`
+	HopFlits    float64 `parquet:"hop_flits" schema:"optional"`
 }
 
 // SizeClass is one element of a summary's size_classes: the counted jobs
@@ -281,6 +295,7 @@ type Options struct {
 	Shape    string   `json:"shape,omitempty"`   // mesh shaping rule of jobs with a processor count only
 	Until    float64  `json:"until,omitempty"`   // the observation window [0, until] (replay --until), 0 for none
 	Mode     string   `json:"mode,omitempty"`    // "malleable" for dynamic space sharing (omitted: rigid)
+	Comm     string   `json:"comm,omitempty"`    // the communication model (replay --comm; omitted: off)
 }
 
 // TraceInfo is one element of the schedlab.traces metadata: the

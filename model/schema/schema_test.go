@@ -30,8 +30,11 @@ func TestColumnsInContractOrder(t *testing.T) {
 			sc = c
 		}
 	}
-	if tail := cs[len(cs)-2:]; tail[0].Name != "mean_active" || tail[1].Name != "capped_share" || !tail[0].Optional || !tail[1].Optional || tail[1].Kind != Double {
-		t.Errorf("the malleable columns close the summary: %+v", tail)
+	if tail := cs[len(cs)-8 : len(cs)-6]; tail[0].Name != "mean_active" || tail[1].Name != "capped_share" || !tail[0].Optional || !tail[1].Optional || tail[1].Kind != Double {
+		t.Errorf("the malleable columns come before the mesh ones: %+v", tail)
+	}
+	if tail := cs[len(cs)-6:]; tail[0].Name != "dispersion" || tail[5].Name != "hop_flits" || !tail[5].Optional || tail[5].Kind != Double {
+		t.Errorf("the mesh and communication columns close the summary: %+v", tail)
 	}
 	if sc.Name != "size_classes" || len(sc.Elem) != 5 || sc.Elem[0].Name != "lo" || sc.Elem[4].Kind != Double {
 		t.Errorf("size_classes column: %+v", sc)

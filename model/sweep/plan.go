@@ -25,6 +25,7 @@ import (
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/experiment"
 	"github.com/schedlab/schedlab/model/mesh"
+	"github.com/schedlab/schedlab/model/network"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/schema"
 	"github.com/schedlab/schedlab/model/workload"
@@ -106,6 +107,7 @@ type Replay struct {
 	Placement        *bool    `toml:"placement"` // default true
 	Check            bool     `toml:"check"`
 	Shape            string   `toml:"shape"` // mesh machines: square (default), row or exact
+	Comm             string   `toml:"comm"`  // mesh machines: communication model (off, analytic, wormhole:ts=3,plen=8,msgs=5; model/network)
 }
 
 // Decode strictly decodes a plan document read from path (used in
@@ -358,6 +360,11 @@ func (f *File) options(o *experiment.Options) error {
 	if err := catalog.CheckMode(r.Mode); err != nil {
 		return f.errAt("%v", []any{err}, "replay", "mode")
 	}
+	if r.Comm != "" {
+		if _, err := network.Parse(r.Comm); err != nil {
+			return f.errAt("%v", []any{err}, "replay", "comm")
+		}
+	}
 	for i, m := range r.Machines {
 		if _, err := policy.ParseMachine(m); err != nil {
 			return f.errAt("%v", []any{err}, "replay", "machines", strconv.Itoa(i))
@@ -388,7 +395,7 @@ func (f *File) options(o *experiment.Options) error {
 		Allocs: r.Allocs, Scheds: r.Scheds, Estimates: est, BsldTau: tau, Warmup: r.Warmup,
 		UntilLastArrival: r.UntilLastArrival, Until: r.Until, KeepPartial: r.KeepPartial, Check: r.Check,
 		NoSeries: r.Series != nil && !*r.Series, Placement: r.Placement == nil || *r.Placement,
-		NoJobs: r.Jobs != nil && !*r.Jobs, Shape: shape, Mode: r.Mode,
+		NoJobs: r.Jobs != nil && !*r.Jobs, Shape: shape, Mode: r.Mode, Comm: r.Comm,
 	}
 	if o.Mode == catalog.ModeRigid {
 		o.Mode = "" // the default: recorded as before modes existed

@@ -114,7 +114,7 @@ func (p *Plan) metaOptions(o experiment.Options) schema.Options {
 	}
 	return schema.Options{Machine: m, Allocs: o.Allocs, Scheds: o.Scheds, Estimates: o.Estimates, BsldTau: o.BsldTau,
 		Warmup: o.Warmup, UntilLastArrival: o.UntilLastArrival, Check: o.Check, Placement: o.Placement,
-		Sweep: p.Name, Machines: p.File.Replay.Machines, NoJobs: o.NoJobs, Shape: o.Shape, Until: o.Until, Mode: o.Mode}
+		Sweep: p.Name, Machines: p.File.Replay.Machines, NoJobs: o.NoJobs, Shape: o.Shape, Until: o.Until, Mode: o.Mode, Comm: o.Comm}
 }
 
 // Options configures Run.

@@ -1,0 +1,75 @@
+package network
+
+import (
+	"testing"
+
+	"github.com/schedlab/schedlab/model/engine"
+	"github.com/schedlab/schedlab/model/mesh"
+	"github.com/schedlab/schedlab/model/policy"
+	"github.com/schedlab/schedlab/model/sched"
+	"github.com/schedlab/schedlab/model/workload"
+)
+
+// benchRun replays the gabl06 workload (16×16, sides uniform 1..16,
+// exponential service mean 1, 1,000 jobs, FCFS) at mean inter-arrival
+// time iat under allocator alloc and the given communication mode, and
+// reports jobs/s and packets/s.
+func benchRun(b *testing.B, mode, unit, alloc string, iat float64) {
+	m := policy.Machine{Kind: policy.Mesh, Width: 16, Height: 16, Procs: 256}
+	tr, err := workload.Generate(workload.WorkloadSpec{Machine: "mesh:16x16", Size: workload.SizeSpec{Dist: "uniform"},
+		Service: workload.Service{Kind: "exp", Mean: 1}, Arrivals: workload.Arrivals{Kind: "poisson", IAT: iat, Jobs: benchJobs}, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var aspec policy.AllocatorSpec
+	for _, s := range mesh.Allocators() {
+		if s.Name == alloc {
+			aspec = s
+		}
+	}
+	var sspec policy.SchedulerSpec
+	for _, s := range sched.Schedulers() {
+		if s.Name == "fcfs" {
+			sspec = s
+		}
+	}
+	var packets int64
+	var comm float64
+	for i := 0; i < b.N; i++ {
+		a, _ := aspec.New(m, nil)
+		s, _ := sspec.New(m, nil)
+		p := Defaults
+		p.Unit = unit
+		mdl, _ := New(Spec{Mode: mode, Params: p}, 16, 16)
+		jobs, _ := engine.Jobs(tr, m, engine.EstimatesRequested)
+		res, err := engine.Run(jobs, m, a, s, engine.Options{Progress: mdl})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for k := range res.Jobs {
+			st := mdl.Stats(res.Jobs[k].Index)
+			packets += st.Packets
+			comm += st.Comm
+		}
+		if i == 0 {
+			b.ReportMetric(res.Last-res.First, "finish")
+		}
+	}
+	sec := b.Elapsed().Seconds()
+	b.ReportMetric(float64(benchJobs*b.N)/sec, "jobs/s")
+	b.ReportMetric(float64(packets)/sec, "packets/s")
+	b.ReportMetric(comm/float64(benchJobs*b.N), "comm/job")
+}
+
+var benchJobs = 1000
+
+// num_mes as messages per processor (the gabl06 suite's reading) near
+// saturation, and as all-to-all rounds on 100 jobs (1,000 take minutes).
+func BenchmarkWormholeMsg(b *testing.B)   { benchRun(b, Wormhole, UnitMsg, "gabl", 60) }
+func BenchmarkAnalyticMsg(b *testing.B)   { benchRun(b, Analytic, UnitMsg, "gabl", 60) }
+func BenchmarkAnalyticRound(b *testing.B) { benchRun(b, Analytic, UnitRound, "gabl", 2000) }
+func BenchmarkWormholeRound100(b *testing.B) {
+	benchJobs = 100
+	defer func() { benchJobs = 1000 }()
+	benchRun(b, Wormhole, UnitRound, "gabl", 2000)
+}

@@ -1,0 +1,535 @@
+package network
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/schedlab/schedlab/model/policy"
+)
+
+// WormholeModel is a packet-level simulation of a wormhole-routed W×H mesh
+// (Bani-Mohammad et al. 2006 §4.1), shared by the jobs running on it.
+//
+// # What is modelled
+//
+// Resources are the directed links between neighbouring nodes (four per
+// node, fewer on the edges) and one ejection channel per node. Routing is
+// dimension-ordered XY: along x to the destination's column, then along
+// y. A packet leaves its source at time s; its header is routed through
+// the source node (t_s), takes the link to the next node when that link
+// is free (crossing it in 1 time unit), is routed again (t_s), and so on;
+// at the destination it takes the ejection channel when free (no routing:
+// the node is the packet's) and the tail is delivered P_len − 1 time units
+// after the header. On an empty network a packet over distance D thus
+// takes D·(t_s+1) + P_len − 1 (ZeroLoad). A header that finds its link or
+// ejection channel held waits, in a FIFO queue per resource, and its
+// packet keeps every link it holds: wormhole routing's blocking. A packet
+// releases its whole path (links and ejection channel) when its tail is
+// delivered.
+//
+// # What is not
+//
+//   - Flit buffers: a packet holds every link its header took until its
+//     tail is delivered, as if its worm were at least as long as its path
+//     (real wormhole routers release a link once the tail has crossed it;
+//     with P_len = 8 flits and paths of a few hops the difference is a few
+//     time units per packet). Body flits never stall separately.
+//   - Virtual channels: one channel per link, no multiplexing.
+//   - Deadlock: XY routing orders the channels a packet takes (all x
+//     links, then all y links, then the ejection channel), so no cycle of
+//     waiting packets exists and the simulation cannot deadlock; ejection
+//     channels are always released P_len − 1 after they are taken.
+//   - Injection: a node sends one packet at a time (the next leaves when
+//     the previous is delivered), so injection channels never contend.
+//   - Processing: packets are generated and consumed instantly.
+//
+// # Coupling with the engine
+//
+// The engine calls Rates at each of its event instants. The model then
+// brings the network to that instant (every packet event before it), adds
+// the jobs just started (their first round's packets leave now), and
+// forecasts: it simulates on, the set of running jobs fixed, until the
+// earliest instant T at which a running job would complete (its
+// communication's end plus its service time). That forecast is exact up
+// to the engine's next event, which comes at T (a completion) or before
+// (an arrival); at T the network state is kept, before T the model goes
+// back to the state it saved at this instant and simulates up to the new
+// one. A job still communicating gets rate 0 (it ends at +∞ until its
+// communication's end is known); a job whose communication ends at c gets
+// the rate that drains its remaining service time by c + Run. Every job
+// therefore completes exactly at its communication's end plus its service
+// time, and that end moves whenever other jobs' packets change the
+// contention it meets.
+//
+// Jobs must not be suspended or migrated while they communicate (Rates
+// panics): their packets would be in flight from nodes given to others.
+type WormholeModel struct {
+	W, H int
+	p    Params
+
+	cur, snap *net
+	done      map[int]Stats    // jobs that left: their final communication
+	mir       map[int]*mirror  // running jobs: the engine's remaining work as set
+	fresh     map[int]struct{} // scratch: the running jobs' indices
+	nodes     []int32
+
+	// Work done, for benchmarks: packet events processed, forecasts, and
+	// returns to a saved state.
+	Events, Forecasts, Rewinds int64
+}
+
+// mirror follows the engine's remaining service time of a job, as the
+// engine drains it at the rate set last.
+type mirror struct{ rem, since, rate float64 }
+
+// NewWormhole returns the wormhole model on a W×H mesh.
+func NewWormhole(W, H int, p Params) *WormholeModel {
+	return &WormholeModel{W: W, H: H, p: p, cur: newNet(W, H), done: map[int]Stats{}, mir: map[int]*mirror{}, fresh: map[int]struct{}{}}
+}
+
+// Stats implements Model.
+func (m *WormholeModel) Stats(i int) Stats {
+	if s, ok := m.done[i]; ok {
+		return s
+	}
+	for k := range m.cur.jobs {
+		if m.cur.jobs[k].index == i {
+			return m.cur.jobs[k].st
+		}
+	}
+	return Stats{}
+}
+
+// Rates implements policy.ProgressModel (see the type's doc).
+func (m *WormholeModel) Rates(now float64, running []*policy.Job, rate []float64) {
+	m.sync(now)
+	n := m.cur
+	clear(m.fresh)
+	for _, j := range running {
+		m.fresh[j.Index] = struct{}{}
+	}
+	// Jobs that left.
+	for k := 0; k < len(n.jobs); {
+		jb := &n.jobs[k]
+		if _, ok := m.fresh[jb.index]; ok {
+			k++
+			continue
+		}
+		if !jb.commDone {
+			panic(fmt.Sprintf("network: job index %d left at t=%g during its communication (suspension and migration are not modelled)", jb.index, now))
+		}
+		m.done[jb.index] = jb.st
+		delete(m.mir, jb.index)
+		n.remove(k)
+	}
+	// Jobs just started.
+	for k, j := range running {
+		if _, ok := m.mir[j.Index]; ok {
+			continue
+		}
+		m.mir[j.Index] = &mirror{rem: j.Run, since: now, rate: rate[k]}
+		m.nodes = Nodes(j.Alloc, m.W, m.nodes[:0])
+		n.add(j.Index, j.Run, append([]int32(nil), m.nodes...), Rounds(m.p.Seed, j.Index, m.p.Msgs), now, m.p)
+	}
+	// Save the state at now, then forecast.
+	if m.snap == nil {
+		m.snap = newNet(m.W, m.H)
+	}
+	m.snap.copyFrom(n)
+	m.Forecasts++
+	m.Events += n.forecast(now, m.p)
+	// Rates.
+	for k, j := range running {
+		mr := m.mir[j.Index]
+		mr.rem = max(0, mr.rem-mr.rate*(now-mr.since))
+		mr.since = now
+		jb := n.job(j.Index)
+		r := 0.0
+		if jb.commDone {
+			r = rateFor(mr.rem, now, jb.tc+jb.run)
+			if jb.st.Comm == 0 {
+				r = rate[k] // no communication: the engine's own rate (1)
+			}
+		}
+		rate[k], mr.rate = r, r
+	}
+}
+
+// sync brings the network to now: on from its time, or, when a forecast
+// went past now, back to the state saved at the last call and on from
+// there (unless no packet event happened in between).
+func (m *WormholeModel) sync(now float64) {
+	n := m.cur
+	switch {
+	case now > n.t:
+		m.Events += n.advance(now, m.p)
+	case now < n.t:
+		if n.last < now {
+			n.t = now // nothing happened between now and the forecast's end
+			return
+		}
+		m.Rewinds++
+		m.cur, m.snap = m.snap, m.cur
+		m.Events += m.cur.advance(now, m.p)
+	}
+}
+
+// Resources: link (node, dir) is node·4 + dir; ejection channel of node v
+// is 4·N + v.
+const (
+	dirXPlus = iota
+	dirXMinus
+	dirYPlus
+	dirYMinus
+)
+
+// Event kinds.
+const (
+	evRequest uint8 = iota // the header wants its next link or ejection channel
+	evDeliver              // the tail is delivered: the path is released
+)
+
+type event struct {
+	t    float64
+	seq  uint64
+	src  int32 // the packet: its source node
+	kind uint8
+}
+
+// packet is the one packet in flight from a source node.
+type packet struct {
+	dst, cur     int32
+	hops         int32
+	waitNext     int32 // next packet in the resource's queue, −1 none
+	send, waited float64
+}
+
+// job is a running job's communication.
+type job struct {
+	index       int
+	run         float64 // service time
+	nodes       []int32 // rank order (shared, read-only)
+	rounds      int     // rounds left, the current one included
+	quota       int32   // packets each node sends per round
+	outstanding int     // packets of the current round not yet delivered
+	start, tc   float64 // start; end of communication when commDone
+	commDone    bool
+	st          Stats
+}
+
+// net is the network's state at time t: every event before t processed.
+type net struct {
+	W, N         int
+	t, last      float64 // last: time of the last event processed
+	owner        []int32 // resource → packet (source node) holding it, −1 free
+	qHead, qTail []int32 // resource → FIFO of waiting packets
+	pk           []packet
+	nodeJob      []int32 // node → position in jobs, −1 idle
+	rank, sent   []int32 // node → rank in its job, packets sent this round
+	jobs         []job
+	ev           []event // binary min-heap on (t, seq)
+	seq          uint64
+}
+
+func newNet(W, H int) *net {
+	N := W * H
+	n := &net{W: W, N: N, owner: make([]int32, 5*N), qHead: make([]int32, 5*N), qTail: make([]int32, 5*N),
+		pk: make([]packet, N), nodeJob: make([]int32, N), rank: make([]int32, N), sent: make([]int32, N)}
+	for i := range n.owner {
+		n.owner[i], n.qHead[i], n.qTail[i] = -1, -1, -1
+	}
+	for i := range n.nodeJob {
+		n.nodeJob[i] = -1
+	}
+	return n
+}
+
+// copyFrom makes n a copy of o, reusing n's buffers.
+func (n *net) copyFrom(o *net) {
+	n.W, n.N, n.t, n.last, n.seq = o.W, o.N, o.t, o.last, o.seq
+	copy(n.owner, o.owner)
+	copy(n.qHead, o.qHead)
+	copy(n.qTail, o.qTail)
+	copy(n.pk, o.pk)
+	copy(n.nodeJob, o.nodeJob)
+	copy(n.rank, o.rank)
+	copy(n.sent, o.sent)
+	n.jobs = append(n.jobs[:0], o.jobs...)
+	n.ev = append(n.ev[:0], o.ev...)
+}
+
+func (n *net) job(index int) *job {
+	for k := range n.jobs {
+		if n.jobs[k].index == index {
+			return &n.jobs[k]
+		}
+	}
+	panic(fmt.Sprintf("network: no job index %d", index))
+}
+
+// add starts a job's communication at t.
+func (n *net) add(index int, run float64, nodes []int32, rounds int, t float64, p Params) {
+	k := int32(len(n.jobs))
+	n.jobs = append(n.jobs, job{index: index, run: run, nodes: nodes, start: t})
+	jb := &n.jobs[k]
+	for r, v := range nodes {
+		if n.nodeJob[v] >= 0 {
+			panic(fmt.Sprintf("network: node %d given to job index %d while job index %d holds it", v, index, n.jobs[n.nodeJob[v]].index))
+		}
+		n.nodeJob[v], n.rank[v] = k, int32(r)
+	}
+	if len(nodes) < 2 {
+		jb.commDone, jb.tc = true, t
+		return
+	}
+	jb.st.Rounds = rounds
+	if p.Unit == UnitMsg {
+		jb.rounds, jb.quota = 1, int32(rounds) // one round of R messages per node
+	} else {
+		jb.rounds, jb.quota = rounds, int32(len(nodes)-1)
+	}
+	n.startRound(k, t, p)
+}
+
+// remove drops job k (its communication over), moving the last job to k.
+func (n *net) remove(k int) {
+	for _, v := range n.jobs[k].nodes {
+		n.nodeJob[v] = -1
+	}
+	last := len(n.jobs) - 1
+	if k != last {
+		n.jobs[k] = n.jobs[last]
+		for _, v := range n.jobs[k].nodes {
+			n.nodeJob[v] = int32(k)
+		}
+	}
+	n.jobs = n.jobs[:last]
+}
+
+func (n *net) startRound(k int32, t float64, p Params) {
+	jb := &n.jobs[k]
+	jb.outstanding = len(jb.nodes) * int(jb.quota)
+	for _, v := range jb.nodes {
+		n.sent[v] = 0
+		n.send(v, t, p)
+	}
+}
+
+// send launches src's next packet of the round at t: rank k sends to
+// k+1, k+2, … (mod n, skipping k).
+func (n *net) send(src int32, t float64, p Params) {
+	jb := &n.jobs[n.nodeJob[src]]
+	c := int32(len(jb.nodes))
+	n.sent[src]++
+	dst := jb.nodes[(n.rank[src]+(n.sent[src]-1)%(c-1)+1)%c]
+	n.pk[src] = packet{dst: dst, cur: src, waitNext: -1, send: t}
+	n.push(t+p.Ts, src, evRequest)
+}
+
+// forecast simulates from now, the jobs fixed, until the earliest
+// completion T of a running job (communication end + service time), and
+// leaves the network at T. It returns the events processed.
+func (n *net) forecast(now float64, p Params) int64 {
+	T := math.Inf(1)
+	for k := range n.jobs {
+		if jb := &n.jobs[k]; jb.commDone {
+			T = min(T, jb.tc+jb.run)
+		}
+	}
+	var evs int64
+	for len(n.ev) > 0 && n.ev[0].t < T {
+		if k := n.step(p); k >= 0 {
+			jb := &n.jobs[k]
+			T = min(T, jb.tc+jb.run)
+		}
+		evs++
+	}
+	if math.IsInf(T, 1) {
+		T = now
+	}
+	n.t = max(n.t, T)
+	return evs
+}
+
+// advance processes every event before t and sets the time to t.
+func (n *net) advance(t float64, p Params) int64 {
+	var evs int64
+	for len(n.ev) > 0 && n.ev[0].t < t {
+		n.step(p)
+		evs++
+	}
+	n.t = t
+	return evs
+}
+
+// step processes the next event; it returns the position of the job whose
+// communication it ended, or −1.
+func (n *net) step(p Params) int {
+	e := n.pop()
+	n.last = e.t
+	src := e.src
+	pk := &n.pk[src]
+	switch e.kind {
+	case evRequest:
+		r := n.next(pk)
+		if n.owner[r] < 0 {
+			n.take(src, r, e.t, p)
+			return -1
+		}
+		pk.waited = e.t
+		pk.waitNext = -1
+		if n.qTail[r] < 0 {
+			n.qHead[r] = src
+		} else {
+			n.pk[n.qTail[r]].waitNext = src
+		}
+		n.qTail[r] = src
+		return -1
+	}
+	// Delivered: release the path, then the source sends on.
+	t := e.t
+	x, y := src%int32(n.W), src/int32(n.W)
+	dx, dy := pk.dst%int32(n.W), pk.dst/int32(n.W)
+	for x != dx || y != dy {
+		v := y*int32(n.W) + x
+		switch {
+		case x < dx:
+			n.release(v*4+dirXPlus, t, p)
+			x++
+		case x > dx:
+			n.release(v*4+dirXMinus, t, p)
+			x--
+		case y < dy:
+			n.release(v*4+dirYPlus, t, p)
+			y++
+		default:
+			n.release(v*4+dirYMinus, t, p)
+			y--
+		}
+	}
+	n.release(int32(4*n.N)+pk.dst, t, p)
+	k := n.nodeJob[src]
+	jb := &n.jobs[k]
+	jb.st.Packets++
+	jb.st.Hops += int64(pk.hops)
+	jb.st.Latency += t - pk.send
+	jb.outstanding--
+	if n.sent[src] < jb.quota {
+		n.send(src, t, p)
+	}
+	if jb.outstanding > 0 {
+		return -1
+	}
+	jb.rounds--
+	if jb.rounds > 0 {
+		n.startRound(k, t, p)
+		return -1
+	}
+	jb.commDone, jb.tc = true, t
+	jb.st.Comm = t - jb.start
+	return int(k)
+}
+
+// next is the resource the packet's header wants: the XY link out of its
+// node, or the ejection channel at its destination.
+func (n *net) next(pk *packet) int32 {
+	if pk.cur == pk.dst {
+		return int32(4*n.N) + pk.dst
+	}
+	x, y := pk.cur%int32(n.W), pk.cur/int32(n.W)
+	dx, dy := pk.dst%int32(n.W), pk.dst/int32(n.W)
+	switch {
+	case x < dx:
+		return pk.cur*4 + dirXPlus
+	case x > dx:
+		return pk.cur*4 + dirXMinus
+	case y < dy:
+		return pk.cur*4 + dirYPlus
+	}
+	return pk.cur*4 + dirYMinus
+}
+
+// take gives resource r to src's packet at t and moves its header on.
+func (n *net) take(src, r int32, t float64, p Params) {
+	n.owner[r] = src
+	pk := &n.pk[src]
+	if r >= int32(4*n.N) {
+		n.push(t+float64(p.Plen-1), src, evDeliver) // header delivered now, tail P_len−1 later
+		return
+	}
+	switch r % 4 {
+	case dirXPlus:
+		pk.cur++
+	case dirXMinus:
+		pk.cur--
+	case dirYPlus:
+		pk.cur += int32(n.W)
+	default:
+		pk.cur -= int32(n.W)
+	}
+	pk.hops++
+	if pk.cur == pk.dst {
+		n.push(t+1, src, evRequest) // the destination takes it: no routing
+	} else {
+		n.push(t+1+p.Ts, src, evRequest)
+	}
+}
+
+// release frees resource r at t, giving it to the first packet waiting.
+func (n *net) release(r int32, t float64, p Params) {
+	n.owner[r] = -1
+	q := n.qHead[r]
+	if q < 0 {
+		return
+	}
+	n.qHead[r] = n.pk[q].waitNext
+	if n.qHead[r] < 0 {
+		n.qTail[r] = -1
+	}
+	jb := &n.jobs[n.nodeJob[q]]
+	jb.st.Blocked += t - n.pk[q].waited
+	n.take(q, r, t, p)
+}
+
+func (n *net) push(t float64, src int32, kind uint8) {
+	n.seq++
+	n.ev = append(n.ev, event{t: t, seq: n.seq, src: src, kind: kind})
+	h := n.ev
+	i := len(h) - 1
+	for i > 0 {
+		up := (i - 1) / 2
+		if !h[i].less(h[up]) {
+			break
+		}
+		h[i], h[up] = h[up], h[i]
+		i = up
+	}
+}
+
+func (n *net) pop() event {
+	h := n.ev
+	top := h[0]
+	last := len(h) - 1
+	h[0] = h[last]
+	h = h[:last]
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			break
+		}
+		c := l
+		if r := l + 1; r < len(h) && h[r].less(h[l]) {
+			c = r
+		}
+		if !h[c].less(h[i]) {
+			break
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+	n.ev = h
+	return top
+}
+
+func (e event) less(f event) bool { return e.t < f.t || e.t == f.t && e.seq < f.seq }
