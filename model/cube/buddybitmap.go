@@ -73,20 +73,5 @@ func (b *BuddyBitmap) Allocate(j *policy.Job) (policy.Allocation, bool) {
 	return &Sub{Base: int32(x), Mask: 1<<k - 1}, true
 }
 
-// Release clears the allocation bits of the subcube.
-func (b *BuddyBitmap) Release(a policy.Allocation) {
-	s := a.(*Sub)
-	b.give(int(s.Base), int(s.Mask))
-}
-
-// Free is the number of free nodes.
-func (b *BuddyBitmap) Free() int { return b.free }
-
-// Size is 2^n.
-func (b *BuddyBitmap) Size() int { return 1 << b.n }
-
-// Feasible rejects a request larger than the n-cube (policy.Feasibility).
-func (b *BuddyBitmap) Feasible(j *policy.Job) error { return feasible(j, b.n) }
-
 // Clone returns an independent copy.
 func (b *BuddyBitmap) Clone() policy.Allocator { return &BuddyBitmap{b.clone()} }

@@ -142,6 +142,26 @@ func (s *nodes) clone() nodes {
 	return nodes{n: s.n, busy: append([]uint64(nil), s.busy...), free: s.free}
 }
 
+// The methods of policy.Allocator and policy.Feasibility that every
+// bitmap strategy shares (BuddyBitmap, Gray, MultiGray, ModBuddy,
+// FreeList), promoted from the embedded nodes; each strategy adds
+// Allocate and Clone (FreeList its own Release).
+
+// Release frees the subcube.
+func (s *nodes) Release(a policy.Allocation) {
+	sub := a.(*Sub)
+	s.give(int(sub.Base), int(sub.Mask))
+}
+
+// Free is the number of free nodes.
+func (s *nodes) Free() int { return s.free }
+
+// Size is 2^n.
+func (s *nodes) Size() int { return 1 << s.n }
+
+// Feasible rejects a request larger than the n-cube (policy.Feasibility).
+func (s *nodes) Feasible(j *policy.Job) error { return feasible(j, s.n) }
+
 // pattern is the bits of the word that subcube (base, mask) has in its
 // words: the low six bits of base spread over the low six bits of mask.
 func pattern(base, mask int) uint64 {

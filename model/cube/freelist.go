@@ -252,15 +252,6 @@ func largest(n int, free []uint64, levels [][]uint64) (Sub, bool) {
 	return best, found
 }
 
-// Free is the number of free nodes.
-func (f *FreeList) Free() int { return f.free }
-
-// Size is 2^n.
-func (f *FreeList) Size() int { return 1 << f.n }
-
-// Feasible rejects a request larger than the n-cube (policy.Feasibility).
-func (f *FreeList) Feasible(j *policy.Job) error { return feasible(j, f.n) }
-
 // Clone returns an independent copy.
 func (f *FreeList) Clone() policy.Allocator {
 	c := &FreeList{nodes: f.clone(), lists: make([][]Sub, len(f.lists)), rebuilt: f.rebuilt}

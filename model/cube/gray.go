@@ -107,20 +107,5 @@ func (s *nodes) allocate(codes []grayCode, j *policy.Job) (policy.Allocation, bo
 	return &Sub{Base: int32(b), Mask: int32(m)}, true
 }
 
-// Release frees the subcube.
-func (g *Gray) Release(a policy.Allocation) {
-	s := a.(*Sub)
-	g.give(int(s.Base), int(s.Mask))
-}
-
-// Free is the number of free nodes.
-func (g *Gray) Free() int { return g.free }
-
-// Size is 2^n.
-func (g *Gray) Size() int { return 1 << g.n }
-
-// Feasible rejects a request larger than the n-cube (policy.Feasibility).
-func (g *Gray) Feasible(j *policy.Job) error { return feasible(j, g.n) }
-
 // Clone returns an independent copy (the codes are shared: read-only).
 func (g *Gray) Clone() policy.Allocator { return &Gray{nodes: g.clone(), codes: g.codes} }

@@ -63,20 +63,5 @@ func (b *ModBuddy) Allocate(j *policy.Job) (policy.Allocation, bool) {
 	return &Sub{Base: int32(x), Mask: int32(m)}, true
 }
 
-// Release frees the subcube.
-func (b *ModBuddy) Release(a policy.Allocation) {
-	s := a.(*Sub)
-	b.give(int(s.Base), int(s.Mask))
-}
-
-// Free is the number of free nodes.
-func (b *ModBuddy) Free() int { return b.free }
-
-// Size is 2^n.
-func (b *ModBuddy) Size() int { return 1 << b.n }
-
-// Feasible rejects a request larger than the n-cube (policy.Feasibility).
-func (b *ModBuddy) Feasible(j *policy.Job) error { return feasible(j, b.n) }
-
 // Clone returns an independent copy.
 func (b *ModBuddy) Clone() policy.Allocator { return &ModBuddy{b.clone()} }
