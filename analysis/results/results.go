@@ -5,6 +5,7 @@
 package results
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -572,25 +573,19 @@ type Key struct {
 	Rep   int64
 }
 
+// cmp compares k with a row's (trace, alloc, sched, rep), the order of
+// the jobs and series files: negative when k sorts first.
+func (k Key) cmp(trace, alloc, sched string, rep int64) int {
+	return cmp.Or(cmp.Compare(k.Trace, trace), cmp.Compare(k.Pair.Alloc, alloc),
+		cmp.Compare(k.Pair.Sched, sched), cmp.Compare(k.Rep, rep))
+}
+
 // JobsOf returns the job rows of one (trace, pair, rep). Rows are sorted
 // by (trace, alloc, sched, rep, job_id) by contract, so this is a binary
 // search; it falls back to a scan when the file is unsorted.
 func (s *Set) JobsOf(k Key) []Job {
-	less := func(j *Job) bool {
-		if j.Trace != k.Trace {
-			return j.Trace < k.Trace
-		}
-		if j.Alloc != k.Pair.Alloc {
-			return j.Alloc < k.Pair.Alloc
-		}
-		if j.Sched != k.Pair.Sched {
-			return j.Sched < k.Pair.Sched
-		}
-		return j.Rep < k.Rep
-	}
-	match := func(j *Job) bool {
-		return j.Trace == k.Trace && j.Alloc == k.Pair.Alloc && j.Sched == k.Pair.Sched && j.Rep == k.Rep
-	}
+	less := func(j *Job) bool { return k.cmp(j.Trace, j.Alloc, j.Sched, j.Rep) > 0 }
+	match := func(j *Job) bool { return k.cmp(j.Trace, j.Alloc, j.Sched, j.Rep) == 0 }
 	lo := sort.Search(len(s.Jobs), func(i int) bool { return !less(&s.Jobs[i]) })
 	hi := lo
 	for hi < len(s.Jobs) && match(&s.Jobs[hi]) {
@@ -612,21 +607,8 @@ func (s *Set) JobsOf(k Key) []Job {
 // Rows sorted by (trace, alloc, sched, rep), as replay writes them, are
 // found by binary search; otherwise every row is scanned.
 func (s *Set) SeriesOf(k Key) []Series {
-	less := func(r *Series) bool {
-		if r.Trace != k.Trace {
-			return r.Trace < k.Trace
-		}
-		if r.Alloc != k.Pair.Alloc {
-			return r.Alloc < k.Pair.Alloc
-		}
-		if r.Sched != k.Pair.Sched {
-			return r.Sched < k.Pair.Sched
-		}
-		return r.Rep < k.Rep
-	}
-	match := func(r *Series) bool {
-		return r.Trace == k.Trace && r.Alloc == k.Pair.Alloc && r.Sched == k.Pair.Sched && r.Rep == k.Rep
-	}
+	less := func(r *Series) bool { return k.cmp(r.Trace, r.Alloc, r.Sched, r.Rep) > 0 }
+	match := func(r *Series) bool { return k.cmp(r.Trace, r.Alloc, r.Sched, r.Rep) == 0 }
 	rows := s.Series
 	if s.seriesN != len(s.Series) {
 		s.seriesN, s.seriesSorted = len(s.Series), true
