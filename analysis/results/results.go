@@ -7,6 +7,7 @@ package results
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -70,6 +71,8 @@ type Set struct {
 	// Whether Series is sorted by run (SeriesOf), checked for seriesN rows.
 	seriesSorted bool
 	seriesN      int
+	// The files left on disk by LoadWith's Stream option (nil otherwise).
+	jobsFile, seriesFile *streamFile
 }
 
 // Load reads a results directory. summary.parquet is required; jobs.parquet
@@ -89,7 +92,10 @@ type Set struct {
 // Several sweep= partitions are read as one when their version and
 // options metadata agree, and refused otherwise. A directory with both
 // summary.parquet and summary/ is an error.
-func Load(dir string) (*Set, error) {
+func Load(dir string) (*Set, error) { return LoadWith(dir, LoadOptions{}) }
+
+// LoadWith is Load with options: see LoadOptions.
+func LoadWith(dir string, o LoadOptions) (*Set, error) {
 	if ok, err := isDataset(dir); err != nil {
 		return nil, err
 	} else if ok {
@@ -132,6 +138,15 @@ func Load(dir string) (*Set, error) {
 			return nil, fmt.Errorf("%s: row %d: run (trace %s, %s / %s, rep %d) repeats row %d (trace names must be unique within a results set)", sp, i+1, r.Trace, r.Alloc, r.Sched, r.Rep, j)
 		}
 		seen[k] = i + 1
+	}
+	if o.Stream {
+		if s.jobsFile, err = openStream(dir, schema.JobsFile, jobColumns, sp, f); err != nil {
+			return nil, err
+		}
+		if s.seriesFile, err = openStream(dir, schema.SeriesFile, seriesColumns, sp, f); err != nil {
+			return nil, err
+		}
+		return s, nil
 	}
 	jf, err := readAlso(dir, schema.JobsFile, &s.Jobs, jobColumns, sp, f)
 	if err != nil {
@@ -584,6 +599,22 @@ func (k Key) cmp(trace, alloc, sched string, rep int64) int {
 // by (trace, alloc, sched, rep, job_id) by contract, so this is a binary
 // search; it falls back to a scan when the file is unsorted.
 func (s *Set) JobsOf(k Key) []Job {
+	if s.jobsFile != nil && s.Jobs == nil {
+		var out []Job
+		err := s.EachJobRun(func(rk Key, js []Job) error {
+			if rk == k {
+				out = cloneJobs(js)
+			}
+			return nil
+		})
+		if errors.Is(err, ErrUnsorted) {
+			return s.JobsOf(k)
+		}
+		if err != nil {
+			panic(err) // the file was read and checked by LoadWith
+		}
+		return out
+	}
 	less := func(j *Job) bool { return k.cmp(j.Trace, j.Alloc, j.Sched, j.Rep) > 0 }
 	match := func(j *Job) bool { return k.cmp(j.Trace, j.Alloc, j.Sched, j.Rep) == 0 }
 	lo := sort.Search(len(s.Jobs), func(i int) bool { return !less(&s.Jobs[i]) })
@@ -607,6 +638,22 @@ func (s *Set) JobsOf(k Key) []Job {
 // Rows sorted by (trace, alloc, sched, rep), as replay writes them, are
 // found by binary search; otherwise every row is scanned.
 func (s *Set) SeriesOf(k Key) []Series {
+	if s.seriesFile != nil && s.Series == nil {
+		var out []Series
+		err := s.EachSeriesRun(func(rk Key, rows []Series) error {
+			if rk == k {
+				out = slices.Clone(rows)
+			}
+			return nil
+		})
+		if errors.Is(err, ErrUnsorted) {
+			return s.SeriesOf(k)
+		}
+		if err != nil {
+			panic(err)
+		}
+		return out
+	}
 	less := func(r *Series) bool { return k.cmp(r.Trace, r.Alloc, r.Sched, r.Rep) > 0 }
 	match := func(r *Series) bool { return k.cmp(r.Trace, r.Alloc, r.Sched, r.Rep) == 0 }
 	rows := s.Series
@@ -659,4 +706,22 @@ func FormatLoad(l float64) string {
 		return "unknown"
 	}
 	return strconv.FormatFloat(l, 'g', 4, 64)
+}
+
+// cloneJobs copies job rows and their placements (one backing array).
+func cloneJobs(js []Job) []Job {
+	out := slices.Clone(js)
+	n := 0
+	for i := range js {
+		n += len(js[i].Placement)
+	}
+	arena := make([]schema.Piece, 0, n)
+	for i := range out {
+		if p := out[i].Placement; len(p) > 0 {
+			a := len(arena)
+			arena = append(arena, p...)
+			out[i].Placement = arena[a:len(arena):len(arena)]
+		}
+	}
+	return out
 }
