@@ -20,16 +20,12 @@ func init() {
 // hasPlacement reports whether the experiment's jobs record where they
 // ran (the `placement` column).
 func hasPlacement(c *Context, e *results.Experiment) bool {
-	if len(c.Set.Jobs) == 0 {
+	if c.Set.NumJobs() == 0 {
 		return false
 	}
 	for i := range e.Rows {
-		r := &e.Rows[i]
-		js := c.Set.JobsOf(results.Key{Trace: r.Trace, Pair: results.PairOf(r), Rep: r.Rep})
-		for k := range js {
-			if len(js[k].Placement) > 0 {
-				return true
-			}
+		if rd := c.run(keyOf(&e.Rows[i])); rd != nil && rd.placed {
+			return true
 		}
 	}
 	return false
@@ -47,9 +43,18 @@ var allocMetrics = []allocMetric{
 		"Number of maximal contiguous processor blocks a job's allocation is made of, averaged over jobs; 1 = contiguous."},
 }
 
-// rowAllocValues computes the allocation metrics of one (trace, pair, rep).
+// rowAllocValues returns the allocation metrics of one (trace, pair,
+// rep), computed in the pass over the jobs.
 func rowAllocValues(c *Context, r *results.Summary) (map[string]float64, error) {
-	js := c.Set.JobsOf(results.Key{Trace: r.Trace, Pair: results.PairOf(r), Rep: r.Rep})
+	if rd := c.run(keyOf(r)); rd != nil {
+		return rd.alloc, rd.allocErr
+	}
+	return allocValues(nil, r.Procs)
+}
+
+// allocValues computes the allocation metrics of the jobs of one run on
+// procs processors (from the placements when procs ≤ 0).
+func allocValues(js []results.Job, procs int64) (map[string]float64, error) {
 	ivs := make([]metrics.Interval, 0, len(js))
 	disp, n := 0.0, 0
 	var m placementMachine
@@ -65,7 +70,6 @@ func rowAllocValues(c *Context, r *results.Summary) (map[string]float64, error) 
 		disp += float64(metrics.Dispersion(rs))
 		n++
 	}
-	procs := r.Procs
 	if procs <= 0 {
 		for _, iv := range ivs {
 			for _, rg := range iv.Nodes {

@@ -26,7 +26,7 @@ func buildCDFs(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 			all := map[results.Pair][]float64{}
 			xmax := 0.0
 			for _, pair := range e.Pairs() {
-				js := jobsFor(c, e, f, pair)
+				js := pooledFor(c, e, f, pair)
 				vs := make([]float64, len(js))
 				for i := range js {
 					if which.col == "response" {

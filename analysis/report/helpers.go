@@ -25,7 +25,7 @@ const (
 	barPairs    = 8
 )
 
-func hasJobs(c *Context, _ *results.Experiment) bool { return len(c.Set.Jobs) > 0 }
+func hasJobs(c *Context, _ *results.Experiment) bool { return c.Set.NumJobs() > 0 }
 
 // chunks splits pairs into groups of at most n, balanced.
 func chunks(ps []results.Pair, n int) [][]results.Pair {
@@ -251,19 +251,6 @@ func sanitize(s string) string {
 		}
 		return '_'
 	}, s)
-}
-
-// jobsFor returns the pooled jobs of a pair over the focus traces (every
-// rep of each trace present in the experiment rows).
-func jobsFor(c *Context, e *results.Experiment, f focus, pair results.Pair) []results.Job {
-	var out []results.Job
-	for i := range e.Rows {
-		r := &e.Rows[i]
-		if results.PairOf(r) == pair && slices.Contains(f.Traces, r.Trace) {
-			out = append(out, c.Set.JobsOf(results.Key{Trace: r.Trace, Pair: pair, Rep: r.Rep})...)
-		}
-	}
-	return out
 }
 
 // pairBars draws one horizontal bar per pair (the first pair on top), each

@@ -358,7 +358,7 @@ func buildMeshMaps(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 	for i := range e.Rows {
 		r := &e.Rows[i]
 		if r.Trace == tr && r.Rep == rep {
-			runs[results.PairOf(r)] = c.Set.JobsOf(results.Key{Trace: tr, Pair: results.PairOf(r), Rep: rep})
+			runs[results.PairOf(r)] = c.runJobs(results.Key{Trace: tr, Pair: results.PairOf(r), Rep: rep})
 		}
 	}
 	if len(runs[ref]) == 0 {
@@ -532,7 +532,14 @@ func buildMeshSizeGroups(c *Context, e *results.Experiment, idx int) ([]Page, er
 			}
 			st, ok := fromSummaries(rows, bounds)
 			if !ok {
-				js := jobsFor(c, e, f, pair)
+				pj := pooledFor(c, e, f, pair)
+				if len(pj) == 0 {
+					continue
+				}
+				js := make([]results.Job, len(pj))
+				for i := range pj {
+					js[i] = pj[i].job()
+				}
 				if len(js) == 0 {
 					continue
 				}

@@ -75,6 +75,7 @@ type Context struct {
 	// every run counted jobs. Generate logs it and the title page shows it.
 	Warning string
 	styles  map[results.Pair]plot.Style
+	dig     *digest // what the pages keep of each run's jobs (prepare)
 }
 
 // Style returns the figure style of a pair: the same in every figure.
@@ -103,6 +104,11 @@ type Builder struct {
 	Scope   Scope
 	Applies func(ctx *Context, exp *results.Experiment) bool
 	Build   func(ctx *Context, exp *results.Experiment, idx int) ([]Page, error)
+	// Run, when set, is called with the job rows of every run during the
+	// one pass over jobs.parquet that precedes the builds (rows reused
+	// after it returns: keep a digest, not the rows). Builders without it
+	// can still call ctx.Set.JobsOf, which reads the file again.
+	Run func(ctx *Context, k results.Key, js []results.Job) error
 }
 
 var builders []Builder
@@ -164,6 +170,9 @@ func NewContext(set *results.Set, opts Options) (*Context, error) {
 
 // Pages builds every page of the report in order.
 func (ctx *Context) Pages() ([]Page, error) {
+	if err := ctx.prepare(); err != nil {
+		return nil, err
+	}
 	var pages []Page
 	for _, b := range builders {
 		if b.Scope != Global || (b.Applies != nil && !b.Applies(ctx, nil)) {
@@ -281,7 +290,7 @@ func Generate(opts Options) error {
 	if opts.In == "" {
 		return errors.New("no results directory")
 	}
-	set, err := results.Load(opts.In)
+	set, err := results.LoadWith(opts.In, results.LoadOptions{Stream: true})
 	if err != nil {
 		return err
 	}

@@ -26,7 +26,8 @@ func buildSizeClasses(c *Context, e *results.Experiment, idx int) ([]Page, error
 		present := map[int]bool{}
 		for _, pair := range e.Pairs() {
 			per[pair] = map[int]*acc{}
-			for _, j := range jobsFor(c, e, f, pair) {
+			for _, p := range pooledFor(c, e, f, pair) {
+				j := p.job()
 				k := results.JobSizeClass(&j)
 				a := per[pair][k]
 				if a == nil {

@@ -2,10 +2,8 @@ package report
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/schedlab/schedlab/analysis/results"
-	"github.com/schedlab/schedlab/analysis/stats"
 	"github.com/schedlab/schedlab/analysis/table"
 )
 
@@ -24,7 +22,7 @@ func init() {
 // experiment has a single replication (so that no interval across
 // replications exists).
 func singleRunCells(c *Context, e *results.Experiment) bool {
-	if len(c.Set.Jobs) == 0 {
+	if c.Set.NumJobs() == 0 {
 		return false
 	}
 	for _, cell := range e.Cells() {
@@ -57,40 +55,16 @@ func buildSteady(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 			continue
 		}
 		r := cell.Rows[0]
-		js := c.Set.JobsOf(results.Key{Trace: r.Trace, Pair: cell.Pair, Rep: r.Rep})
-		if len(js) == 0 {
+		rd := c.run(results.Key{Trace: r.Trace, Pair: cell.Pair, Rep: r.Rep})
+		if rd == nil || rd.steady == nil {
 			continue
 		}
-		resp := make([]float64, len(js))
-		wait := make([]float64, len(js))
-		bsld := make([]float64, len(js))
-		for i := range js {
-			resp[i], wait[i], bsld[i] = js[i].Response, js[i].Wait, js[i].BoundedSlowdown
-		}
-		d := stats.MSER5(resp)
 		pt := r.Trace
 		if e.Sweep() {
 			pt = results.FormatLoad(r.Load)
 		}
-		del := strconv.Itoa(d)
-		if d > 0 && d >= (len(resp)/5/2)*5 {
-			del += "*" // MSER-5 hit its search limit: no steady state found
-			limited = true
-		}
-		row := []string{cell.Pair.Alloc, cell.Pair.Sched, pt, strconv.Itoa(len(js)), del}
-		for _, xs := range [][]float64{resp, wait, bsld} {
-			if len(xs)-d < minSteadyJobs {
-				row = append(row, "too few jobs")
-				continue
-			}
-			ci, err := stats.BatchMeans(xs[d:], SteadyBatches, c.Level)
-			if err != nil {
-				row = append(row, "n/a")
-				continue
-			}
-			row = append(row, fmtCI(ci, ci.Mean, ci.HalfWidth))
-		}
-		t.Add(row...)
+		limited = limited || rd.steadyLimited
+		t.Add(append([]string{cell.Pair.Alloc, cell.Pair.Sched, pt}, rd.steady...)...)
 	}
 	if len(t.Rows) == 0 {
 		return nil, nil

@@ -16,7 +16,7 @@ func init() {
 }
 
 func hasSeries(c *Context, _ *results.Experiment) bool {
-	return len(c.Set.Series) > 0
+	return c.Set.NumSeries() > 0
 }
 
 // buildSeries draws utilization and queue length over time (SeriesBins
@@ -35,7 +35,10 @@ func buildSeries(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 		data := map[results.Pair]ser{}
 		t0, t1 := math.Inf(1), math.Inf(-1)
 		for _, pair := range e.Pairs() {
-			rows := c.Set.SeriesOf(results.Key{Trace: tr, Pair: pair, Rep: f.Rep})
+			var rows []results.Series
+			if rd := c.run(results.Key{Trace: tr, Pair: pair, Rep: f.Rep}); rd != nil {
+				rows = rd.series
+			}
 			var s ser
 			for _, r := range rows {
 				s.t = append(s.t, r.Time)

@@ -39,8 +39,8 @@ func buildTitle(c *Context, _ *results.Experiment, _ int) ([]Page, error) {
 		{"Traces", fmt.Sprintf("%d (%d with provenance)", countTraces(s), len(s.Traces))},
 		{"Policy pairs", strconv.Itoa(len(c.Pairs))},
 		{"Summary rows", strconv.Itoa(len(s.Summary))},
-		{"Job rows", strconv.Itoa(len(s.Jobs))},
-		{"Series rows", strconv.Itoa(len(s.Series))},
+		{"Job rows", strconv.FormatInt(s.NumJobs(), 10)},
+		{"Series rows", strconv.FormatInt(s.NumSeries(), 10)},
 		{"Time unit", c.TimeUnit},
 		{"Confidence level", fmt.Sprintf("%g%% (Student t across replications)", c.Level*100)},
 	}

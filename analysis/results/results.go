@@ -603,7 +603,7 @@ func (s *Set) JobsOf(k Key) []Job {
 		var out []Job
 		err := s.EachJobRun(func(rk Key, js []Job) error {
 			if rk == k {
-				out = cloneJobs(js)
+				out = CloneJobs(js)
 			}
 			return nil
 		})
@@ -708,8 +708,8 @@ func FormatLoad(l float64) string {
 	return strconv.FormatFloat(l, 'g', 4, 64)
 }
 
-// cloneJobs copies job rows and their placements (one backing array).
-func cloneJobs(js []Job) []Job {
+// CloneJobs copies job rows and their placements (one backing array).
+func CloneJobs(js []Job) []Job {
 	out := slices.Clone(js)
 	n := 0
 	for i := range js {

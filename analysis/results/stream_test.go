@@ -189,4 +189,3 @@ func TestStreamBoundedMemory(t *testing.T) {
 		t.Errorf("peak heap grows with the runs: %d KB for %d rows, %d KB for %d rows", small>>10, n1, large>>10, n16)
 	}
 }
-
