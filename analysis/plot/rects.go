@@ -3,6 +3,7 @@ package plot
 import (
 	"image/color"
 	"math"
+	"sort"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -16,6 +17,10 @@ type Block struct {
 	X, Y, W, H int
 	Shade      int    // selects the fill colour (e.g. a job number; negative ones too)
 	Label      string // drawn inside the block when it fits; "" for none
+	// Group, when nonzero, makes the blocks that share it one object (the
+	// pieces of one job): no outline is drawn between two of its nodes,
+	// and only its largest block that can hold the label is labelled.
+	Group int
 }
 
 // MapColors are the fill colours of mesh-map blocks: ColorBrewer's Set3
@@ -79,18 +84,98 @@ func (m *MeshMap) Plot(c draw.Canvas, plt *plot.Plot) {
 	ls := TextStyle(labelFont)
 	ls.XAlign, ls.YAlign = draw.XCenter, draw.YCenter
 	n := len(MapColors)
+	group := m.groups()
 	for _, b := range m.Blocks {
 		bx0, bx1 := trX(float64(b.X)), trX(float64(b.X+b.W))
 		by0, by1 := trY(float64(b.Y)), trY(float64(b.Y+b.H))
 		pts := []vg.Point{{X: bx0, Y: by0}, {X: bx1, Y: by0}, {X: bx1, Y: by1}, {X: bx0, Y: by1}}
 		c.FillPolygon(MapColors[(b.Shade%n+n)%n], c.ClipPolygonXY(pts))
-		c.StrokeLines(edge, c.ClipLinesXY(append(pts, pts[0]))...)
-		if b.Label != "" && ls.Width(b.Label)+2 <= bx1-bx0 && ls.Height(b.Label) <= by1-by0 {
-			c.FillText(ls, vg.Point{X: (bx0 + bx1) / 2, Y: (by0 + by1) / 2}, b.Label)
+	}
+	for _, b := range m.Blocks {
+		if b.Group == 0 {
+			bx0, bx1 := trX(float64(b.X)), trX(float64(b.X+b.W))
+			by0, by1 := trY(float64(b.Y)), trY(float64(b.Y+b.H))
+			pts := []vg.Point{{X: bx0, Y: by0}, {X: bx1, Y: by0}, {X: bx1, Y: by1}, {X: bx0, Y: by1}}
+			c.StrokeLines(edge, c.ClipLinesXY(append(pts, pts[0]))...)
+			continue
 		}
+		for _, seg := range m.outline(b, group) {
+			c.StrokeLines(edge, c.ClipLinesXY([]vg.Point{
+				{X: trX(float64(seg[0])), Y: trY(float64(seg[1]))}, {X: trX(float64(seg[2])), Y: trY(float64(seg[3]))}})...)
+		}
+	}
+	fits := func(b Block) bool {
+		return b.Label != "" && ls.Width(b.Label)+2 <= trX(float64(b.X+b.W))-trX(float64(b.X)) && ls.Height(b.Label) <= trY(float64(b.Y+b.H))-trY(float64(b.Y))
+	}
+	labelled := map[int]bool{}
+	for _, i := range m.labelOrder() {
+		b := m.Blocks[i]
+		if !fits(b) || (b.Group != 0 && labelled[b.Group]) {
+			continue
+		}
+		labelled[b.Group] = b.Group != 0
+		c.FillText(ls, vg.Point{X: (trX(float64(b.X)) + trX(float64(b.X+b.W))) / 2, Y: (trY(float64(b.Y)) + trY(float64(b.Y+b.H))) / 2}, b.Label)
 	}
 	c.StrokeLines(draw.LineStyle{Color: color.Black, Width: vg.Points(0.9)},
 		[]vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}, {X: x0, Y: y0}})
+}
+
+// groups returns the Group of every node (y·W + x) a block covers, 0
+// elsewhere.
+func (m *MeshMap) groups() []int {
+	g := make([]int, m.W*m.H)
+	for _, b := range m.Blocks {
+		for y := max(b.Y, 0); y < min(b.Y+b.H, m.H); y++ {
+			for x := max(b.X, 0); x < min(b.X+b.W, m.W); x++ {
+				g[y*m.W+x] = b.Group
+			}
+		}
+	}
+	return g
+}
+
+// outline returns the edges of block b, in node units (x0, y0, x1, y1),
+// that do not face a node of b's own group: maximal runs of unit
+// segments along each side.
+func (m *MeshMap) outline(b Block, group []int) [][4]int {
+	other := func(x, y int) bool { // node (x, y) is outside b's group
+		return x < 0 || y < 0 || x >= m.W || y >= m.H || group[y*m.W+x] != b.Group
+	}
+	var segs [][4]int
+	// side runs along one side of b: n unit segments, the k-th from
+	// start(k) to end(k), drawn where out(k).
+	side := func(n int, out func(k int) bool, seg func(k0, k1 int) [4]int) {
+		for k := 0; k < n; {
+			if !out(k) {
+				k++
+				continue
+			}
+			k0 := k
+			for k < n && out(k) {
+				k++
+			}
+			segs = append(segs, seg(k0, k))
+		}
+	}
+	x0, y0, x1, y1 := b.X, b.Y, b.X+b.W, b.Y+b.H
+	side(b.W, func(k int) bool { return other(x0+k, y0-1) }, func(a, z int) [4]int { return [4]int{x0 + a, y0, x0 + z, y0} })
+	side(b.W, func(k int) bool { return other(x0+k, y1) }, func(a, z int) [4]int { return [4]int{x0 + a, y1, x0 + z, y1} })
+	side(b.H, func(k int) bool { return other(x0-1, y0+k) }, func(a, z int) [4]int { return [4]int{x0, y0 + a, x0, y0 + z} })
+	side(b.H, func(k int) bool { return other(x1, y0+k) }, func(a, z int) [4]int { return [4]int{x1, y0 + a, x1, y0 + z} })
+	return segs
+}
+
+// labelOrder returns the blocks' indices, the largest first (stable), so
+// that a group is labelled on its largest block that holds the label.
+func (m *MeshMap) labelOrder() []int {
+	idx := make([]int, len(m.Blocks))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		return m.Blocks[idx[a]].W*m.Blocks[idx[a]].H > m.Blocks[idx[b]].W*m.Blocks[idx[b]].H
+	})
+	return idx
 }
 
 // DataRange implements plot.DataRanger.

@@ -3,6 +3,7 @@ package plot
 import (
 	"image/color"
 	"math"
+	"reflect"
 	"testing"
 
 	"gonum.org/v1/plot/vg"
@@ -97,5 +98,80 @@ func TestMeshMapPixels(t *testing.T) {
 				t.Errorf("node (%d, %d): colour %v, want %v", x, y, got, want)
 			}
 		}
+	}
+}
+
+// The pieces of one job (one Group) share one outline: no edge between
+// two of its nodes, edges against free nodes, other jobs and the border;
+// the group is labelled once, on its largest piece.
+func TestMeshMapGroups(t *testing.T) {
+	// Job 5 in three pieces: a 2×2 at (0,0), a 2×2 at (2,0) touching it,
+	// and a lone 1×1 at (6,3); job 6 (ungrouped) a 1×2 at (4,0) touching
+	// the second piece.
+	m := &MeshMap{W: 8, H: 4, Blocks: []Block{
+		{X: 0, Y: 0, W: 2, H: 2, Shade: 5, Label: "5", Group: 5},
+		{X: 2, Y: 0, W: 2, H: 2, Shade: 5, Label: "5", Group: 5},
+		{X: 4, Y: 0, W: 1, H: 2, Shade: 6, Label: "6"},
+		{X: 6, Y: 3, W: 1, H: 1, Shade: 5, Label: "5", Group: 5},
+	}}
+	g := m.groups()
+	want := [][][4]int{
+		// bottom, top, left; no right side (it faces piece 2).
+		{{0, 0, 2, 0}, {0, 2, 2, 2}, {0, 0, 0, 2}},
+		// bottom, top, right (against job 6); no left side.
+		{{2, 0, 4, 0}, {2, 2, 4, 2}, {4, 0, 4, 2}},
+		nil, // ungrouped: drawn whole, outline is not used
+		{{6, 3, 7, 3}, {6, 4, 7, 4}, {6, 3, 6, 4}, {7, 3, 7, 4}},
+	}
+	for i, b := range m.Blocks {
+		if b.Group == 0 {
+			continue
+		}
+		if got := m.outline(b, g); !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("block %d: outline %v, want %v", i, got, want[i])
+		}
+	}
+	// A piece half against its group and half against a free node: only
+	// the free half is drawn.
+	m2 := &MeshMap{W: 4, H: 4, Blocks: []Block{
+		{X: 0, Y: 0, W: 1, H: 2, Group: 1},
+		{X: 1, Y: 0, W: 1, H: 1, Group: 1},
+	}}
+	if got, want := m2.outline(m2.Blocks[0], m2.groups()), [][4]int{{0, 0, 1, 0}, {0, 2, 1, 2}, {0, 0, 0, 2}, {1, 1, 1, 2}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("partial side: outline %v, want %v", got, want)
+	}
+	if got := m.labelOrder(); !reflect.DeepEqual(got, []int{0, 1, 2, 3}) {
+		t.Errorf("label order %v", got)
+	}
+	// Drawn: the shared edge between pieces 1 and 2 (x = 2) is the fill
+	// colour, the edge between piece 2 and job 6 (x = 4) is dark.
+	p := NewMeshPlot("", m.W, m.H, m.Blocks)
+	img := vgimg.NewWith(vgimg.UseWH(400, 300), vgimg.UseDPI(72))
+	c := EqualAspect(p, draw.New(img))
+	p.Draw(c)
+	dc := p.DataCanvas(c)
+	node := float64(dc.Max.X-dc.Min.X) / float64(m.W)
+	rgba := img.Image()
+	dark := func(x, y float64) bool { // a pixel within ±1 of the point (x, y), in node units, darker than the fill
+		px := float64(dc.Min.X) + x*node
+		py := float64(rgba.Bounds().Dy()-1) - (float64(dc.Min.Y) + y*node)
+		for dx := -1; dx <= 1; dx++ {
+			for dy := -1; dy <= 1; dy++ {
+				r, gg, bb, _ := rgba.At(int(px)+dx, int(py)+dy).RGBA()
+				if r+gg+bb < 404*257 { // 80% of the fill's (0xbc80bd) brightness
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if dark(2, 1) {
+		t.Error("an outline between two pieces of one job")
+	}
+	if !dark(4, 1) {
+		t.Error("no outline between job 5 and job 6")
+	}
+	if !dark(1, 2) {
+		t.Error("no outline between job 5 and a free node")
 	}
 }

@@ -393,7 +393,7 @@ func buildMeshMaps(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 				unplaced += s.Unplaced
 				blocks := make([]plot.Block, len(s.Blocks))
 				for i, b := range s.Blocks {
-					blocks[i] = plot.Block{X: int(b.Piece.X), Y: int(b.Piece.Y), W: int(b.Piece.W), H: int(b.Piece.H), Shade: int(b.JobID), Label: strconv.FormatInt(b.JobID, 10)}
+					blocks[i] = plot.Block{X: int(b.Piece.X), Y: int(b.Piece.Y), W: int(b.Piece.W), H: int(b.Piece.H), Shade: int(b.JobID), Label: strconv.FormatInt(b.JobID, 10), Group: int(b.JobID)}
 				}
 				pg.Panels = append(pg.Panels, meshPanel{
 					Plot:    plot.NewMeshPlot(pair.String(), m.Width, m.Height, blocks),
@@ -401,7 +401,7 @@ func buildMeshMaps(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 					Caption: fmt.Sprintf("%d running, %d waiting, busy %.3f", s.Running, s.Waiting, float64(s.Busy)/float64(m.Procs)),
 				})
 			}
-			note := fmt.Sprintf("Trace %s (rep %d). Every panel shows the same instant t = %s %s, %s. The pairs' schedules differ, so each panel shows the jobs its pair had running at t (start <= t < end): rectangles are their placements (jobs.parquet), numbered and coloured by job id (a job keeps its colour in every panel), free nodes white; node (x, y) is the square above and right of tick (x, y); grid lines between nodes, darker every %d. Busy: fraction of the %d nodes held.",
+			note := fmt.Sprintf("Trace %s (rep %d). Every panel shows the same instant t = %s %s, %s. The pairs' schedules differ, so each panel shows the jobs its pair had running at t (start <= t < end): rectangles are their placements (jobs.parquet), numbered and coloured by job id (a job keeps its colour in every panel; a job in several pieces, from a non-contiguous allocator, has no outline between its own nodes and its number on its largest piece), free nodes white; node (x, y) is the square above and right of tick (x, y); grid lines between nodes, darker every %d. Busy: fraction of the %d nodes held.",
 				tr, rep, plot.Compact(in.T), unit, in.Why, plot.MajorGrid, m.Procs)
 			if unplaced > 0 {
 				note += fmt.Sprintf(" %d running job(s) without a recorded placement are counted but not drawn.", unplaced)
