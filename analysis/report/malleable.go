@@ -299,6 +299,8 @@ type normPanel struct {
 	Groups []string             // efficiency ranges, by mean efficiency
 	Bars   map[string][]normBar // by group
 	Scheds []string             // the policies, in order
+
+	sortKey []float64 // load, C_W, cap mean, P: panels in numeric order
 }
 
 // traceParams returns a trace's generator parameters as strings.
@@ -424,7 +426,8 @@ func normalisedPanels(c *Context) []*normPanel {
 		pk := fam + "\x00" + title
 		pn := panels[pk]
 		if pn == nil {
-			pn = &normPanel{Title: title, Family: fam, Bars: map[string][]normBar{}}
+			num := func(k string) float64 { v, _ := strconv.ParseFloat(p[k], 64); return v }
+			pn = &normPanel{Title: title, Family: fam, Bars: map[string][]normBar{}, sortKey: []float64{r.Load, num("work_cv"), num("cap_mean"), num("procs")}}
 			panels[pk] = pn
 			order = append(order, pk)
 		}
@@ -441,7 +444,16 @@ func normalisedPanels(c *Context) []*normPanel {
 		data[k].x = append(data[k].x, r.MeanResponse)
 		data[k].base = append(data[k].base, b)
 	}
-	sort.Strings(order)
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := panels[order[i]], panels[order[j]]
+		if a.Family != b.Family {
+			return a.Family < b.Family
+		}
+		if c := slices.Compare(a.sortKey, b.sortKey); c != 0 {
+			return c < 0
+		}
+		return a.Title < b.Title
+	})
 	out := make([]*normPanel, 0, len(order))
 	for _, pk := range order {
 		pn := panels[pk]
@@ -537,67 +549,95 @@ func buildNormalised(c *Context, _ *results.Experiment, _ int) ([]Page, error) {
 			p.X.Min, p.X.Max = -1.5, 1.5 // one group: keep its bars from filling the page
 		}
 		p.Y.Min, p.Y.Max = 0, math.Min(normCap, math.Max(1.2, top*1.08))
-		fig.Note = fmt.Sprintf("Bars: the ratio of mean responses paired with EQ on the same trace and replication, with %g%% delta-method intervals across %s replications (Guha's level); dotted line at 1 (EQ). Bars above %g are cut and labelled.", 100*MalleableLevel, repList(reps), normCap)
+		fig.Note = fmt.Sprintf("Mean response over EQ's, paired on trace and replication; %g%% delta-method intervals, %s replications (Guha's level). Dotted line: 1 (EQ). Bars above %g cut and labelled.", 100*MalleableLevel, repList(reps), normCap)
 		pages = append(pages, &FigurePage{Fig: fig})
 	}
 	return pages, nil
 }
 
-// ciBars is plot.Bars with vertical interval whiskers, cut at Cap: a bar
-// reaching above it is drawn to the top and labelled with its value.
+// ciBars draws groups of bars like plot.Bars (series colours, a marker
+// on top for grayscale), with vertical interval whiskers, but packs each
+// group: only the series with a value in that group get a slot, centred,
+// all bars one width (so a group of 3 policies beside one of 9 is not
+// mostly gaps). A bar above the axis top (Cap at most) is cut there and
+// labelled with its value in a box; the labels of neighbouring cut bars
+// are staggered so that they do not overlap.
 type ciBars struct {
 	plot.Bars
 	HalfWidths [][]float64 // [series][group]; NaN draws no whisker
 	Cap        float64
 }
 
-// Plot implements plot.Plotter.
-func (b *ciBars) Plot(c draw.Canvas, plt *goplot.Plot) {
-	cut := b.Bars
-	cut.Values = make([][]float64, len(b.Values))
+// slots returns, per group, the series with a value, in series order.
+func (b *ciBars) slots() [][]int {
+	var out [][]int
 	for s, vals := range b.Values {
-		cut.Values[s] = make([]float64, len(vals))
 		for g, v := range vals {
-			cut.Values[s][g] = math.Min(v, plt.Y.Max)
+			for len(out) <= g {
+				out = append(out, nil)
+			}
+			if !math.IsNaN(v) {
+				out[g] = append(out[g], s)
+			}
 		}
 	}
-	cut.Plot(c, plt)
+	return out
+}
+
+// Plot implements plot.Plotter.
+func (b *ciBars) Plot(c draw.Canvas, plt *goplot.Plot) {
 	trX, trY := plt.Transforms(&c)
-	n := len(b.Values)
-	if n == 0 {
+	slots := b.slots()
+	most := 0
+	for _, sl := range slots {
+		most = max(most, len(sl))
+	}
+	if most == 0 {
 		return
 	}
-	bw := b.Width / float64(n)
-	ts := plot.TextStyle(7)
+	bw := b.Width / float64(most)
+	ts := plot.TextStyle(8)
 	ts.XAlign, ts.YAlign = draw.XCenter, draw.YTop
-	ts.Font.Size = 8
-	for s, vals := range b.Values {
-		for g, v := range vals {
-			if math.IsNaN(v) {
-				continue
-			}
-			x := trX(float64(g) - b.Width/2 + (float64(s)+0.5)*bw)
+	edge := draw.LineStyle{Color: color.Black, Width: vg.Points(0.4)}
+	for g, sl := range slots {
+		x0 := float64(g) - bw*float64(len(sl))/2
+		cutRun := 0
+		for k, s := range sl {
+			v := b.Values[s][g]
+			lo, hi := x0+float64(k)*bw, x0+float64(k+1)*bw
+			top := math.Min(v, plt.Y.Max)
+			pts := []vg.Point{{X: trX(lo), Y: trY(0)}, {X: trX(hi), Y: trY(0)}, {X: trX(hi), Y: trY(top)}, {X: trX(lo), Y: trY(top)}}
+			c.FillPolygon(b.Styles[s].Color, c.ClipPolygonXY(pts))
+			c.StrokeLines(edge, c.ClipLinesXY(append(pts, pts[0]))...)
+			x := trX((lo + hi) / 2)
 			if v > plt.Y.Max {
 				label := plot.Compact(math.Round(v*100) / 100)
 				w, h := ts.Width(label)+vg.Points(4), ts.Height(label)+vg.Points(2)
-				top := trY(plt.Y.Max) - vg.Points(3)
-				box := []vg.Point{{X: x - w/2, Y: top}, {X: x + w/2, Y: top}, {X: x + w/2, Y: top - h}, {X: x - w/2, Y: top - h}}
+				y := trY(plt.Y.Max) - vg.Points(3) - vg.Length(cutRun%3)*(h+vg.Points(2))
+				box := []vg.Point{{X: x - w/2, Y: y}, {X: x + w/2, Y: y}, {X: x + w/2, Y: y - h}, {X: x - w/2, Y: y - h}}
 				c.FillPolygon(color.White, box)
-				c.StrokeLines(draw.LineStyle{Color: color.Black, Width: vg.Points(0.4)}, append(box, box[0]))
-				c.FillText(ts, vg.Point{X: x, Y: top - vg.Points(1)}, label)
+				c.StrokeLines(edge, append(box, box[0]))
+				c.FillText(ts, vg.Point{X: x, Y: y - vg.Points(1)}, label)
+				cutRun++
 				continue
+			}
+			cutRun = 0
+			gs := b.Styles[s].Glyph()
+			gs.Radius = vg.Points(2.2)
+			if pt := (vg.Point{X: x, Y: trY(v) + vg.Points(4)}); c.Contains(pt) {
+				c.DrawGlyph(gs, pt)
 			}
 			hw := b.HalfWidths[s][g]
 			if math.IsNaN(hw) || hw <= 0 {
 				continue
 			}
-			lo, hi := math.Max(v-hw, plt.Y.Min), math.Min(v+hw, plt.Y.Max)
+			wlo, whi := math.Max(v-hw, plt.Y.Min), math.Min(v+hw, plt.Y.Max)
 			w := vg.Points(2)
 			// a white halo under the black whisker: visible on dark bars too
 			for _, ls := range []draw.LineStyle{{Color: color.White, Width: vg.Points(2.4)}, {Color: color.Black, Width: vg.Points(0.8)}} {
-				c.StrokeLines(ls, []vg.Point{{X: x, Y: trY(lo)}, {X: x, Y: trY(hi)}})
-				c.StrokeLines(ls, []vg.Point{{X: x - w, Y: trY(lo)}, {X: x + w, Y: trY(lo)}})
-				c.StrokeLines(ls, []vg.Point{{X: x - w, Y: trY(hi)}, {X: x + w, Y: trY(hi)}})
+				c.StrokeLines(ls, []vg.Point{{X: x, Y: trY(wlo)}, {X: x, Y: trY(whi)}})
+				c.StrokeLines(ls, []vg.Point{{X: x - w, Y: trY(wlo)}, {X: x + w, Y: trY(wlo)}})
+				c.StrokeLines(ls, []vg.Point{{X: x - w, Y: trY(whi)}, {X: x + w, Y: trY(whi)}})
 			}
 		}
 	}
