@@ -237,7 +237,7 @@ func buildAlphaCurves(c *Context, e *results.Experiment, idx int) ([]Page, error
 			if parts > 1 {
 				suffix = fmt.Sprintf(" (curves %d/%d)", pi+1, parts)
 			}
-			p := plot.New(fmt.Sprintf("Mean response vs alpha, %s: %s%s", xLabel(x), e.Name, suffix), "alpha (p_i = P·X_i^alpha / sum of X_j^alpha; alpha = 0 is Equipartition)", "mean response time ("+unit+")")
+			p := plot.New(fmt.Sprintf("Mean response vs alpha, %s: %s%s", xLabel(x), shortName(c, e), suffix), "alpha (p_i = P·X_i^alpha / sum of X_j^alpha; alpha = 0 is Equipartition)", "mean response time ("+unit+")")
 			fig := &plot.Figure{Name: fmt.Sprintf("exp%d-r-vs-alpha-%s-%d", idx, x, pi+1), Plot: p}
 			var allM, allH []float64
 			reps := map[int]bool{}
@@ -257,7 +257,16 @@ func buildAlphaCurves(c *Context, e *results.Experiment, idx int) ([]Page, error
 				st := plot.StyleOf(k)
 				fig.Legend = append(fig.Legend, plot.Curve(p, cv.Label, st, px, ys, hw, d))
 			}
-			setYRange(p, fig, allM, allH, true)
+			if lo, hi := plot.Bounds(allM); lo > 0 && hi/lo > 20 {
+				// α > 0 under heavy tails is orders of magnitude above
+				// α ≤ 0 (MRWF-like starvation): a log axis keeps both legible.
+				p.Y.Scale = goplot.LogScale{}
+				p.Y.Tick.Marker = goplot.LogTicks{Prec: -1}
+				p.Y.Min, p.Y.Max = lo/1.5, hi*1.5
+				p.Y.Label.Text += " (log scale)"
+			} else {
+				setYRange(p, fig, allM, allH, true)
+			}
 			ts := make([]goplot.Tick, len(grid))
 			for i, a := range grid {
 				ts[i] = goplot.Tick{Value: float64(i), Label: plot.Compact(a)}
@@ -344,6 +353,41 @@ func effRange(p map[string]string) (name string, mean float64, ok bool) {
 	return name, (a + b) / 2, true
 }
 
+// workloadTerms describes a malleable trace's model in Guha's terms: C_W,
+// the parallelism caps, P when not 100.
+func workloadTerms(p map[string]string) []string {
+	var out []string
+	if v := p["work_cv"]; v != "" {
+		out = append(out, "C_W = "+v)
+	}
+	if v := p["cap_mean"]; v != "" && v != "0" {
+		out = append(out, "caps N_i (input mean "+v+")")
+	}
+	if v := p["procs"]; v != "" && v != "100" {
+		out = append(out, "P = "+v)
+	}
+	return out
+}
+
+// shortName names a malleable experiment for its figure titles: the
+// machine, the efficiency range and workloadTerms ("flat:100, eps 1-99%,
+// C_W = 5"), instead of the experiment's name, which lists every
+// parameter that differs between experiments (seeds included) and
+// overflows a title; e.Name when the trace has no malleable provenance.
+func shortName(c *Context, e *results.Experiment) string {
+	p := traceParams(c.Set, e.Traces[0])
+	eff, _, ok := effRange(p)
+	if !ok {
+		return e.Name
+	}
+	if eff == "perfect" {
+		eff = "perfect efficiency"
+	} else {
+		eff = "eps " + eff
+	}
+	return strings.Join(append([]string{e.Machine, eff}, workloadTerms(p)...), ", ")
+}
+
 // policyFamily groups malleable schedulers for the normalised charts:
 // Generalized Allocation by X, the exact extremes, and the W&E rules.
 func policyFamily(sched string) string {
@@ -412,15 +456,7 @@ func normalisedPanels(c *Context) []*normPanel {
 		if r.Load >= 0 {
 			desc = append(desc, "load "+results.FormatLoad(r.Load))
 		}
-		if v := p["work_cv"]; v != "" {
-			desc = append(desc, "C_W = "+v)
-		}
-		if v := p["cap_mean"]; v != "" && v != "0" {
-			desc = append(desc, "caps N_i (input mean "+v+")")
-		}
-		if v := p["procs"]; v != "" && v != "100" {
-			desc = append(desc, "P = "+v)
-		}
+		desc = append(desc, workloadTerms(p)...)
 		fam := policyFamily(r.Sched)
 		title := strings.Join(desc, ", ")
 		pk := fam + "\x00" + title

@@ -217,6 +217,20 @@ func TestMalleablePDF(t *testing.T) {
 			}
 		}
 	}
+	titles := map[string]bool{}
+	for _, p := range pages {
+		if fp, ok := p.(*FigurePage); ok {
+			titles[fp.Fig.Plot.Title.Text] = true
+		}
+	}
+	for _, want := range []string{
+		"Mean response vs alpha, X = W (remaining work): flat:100, perfect efficiency, C_W = 1",
+		"Mean response normalised to Equipartition: Work and efficiency (W&k, W&eps, W&F), load 0.9, C_W = 1",
+	} {
+		if !titles[want] {
+			t.Errorf("no figure titled %q", want)
+		}
+	}
 	if err := WritePDF(filepath.Join(t.TempDir(), "m.pdf"), pages); err != nil {
 		t.Fatal(err)
 	}
