@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/analysis/reproduce"
+	"github.com/schedlab/schedlab/model/sweep"
 	"github.com/schedlab/schedlab/model/workload"
 	"github.com/schedlab/schedlab/traces"
 )
@@ -87,6 +88,10 @@ func TestSuiteTheoryMatchesWorkloads(t *testing.T) {
 				continue
 			}
 			th := e.Theory
+			if th.Model == reproduce.ModelMG1PS || th.Model == reproduce.ModelMG1SRP {
+				checkMalleableTheory(t, p, i, &e, f, plan, names)
+				continue
+			}
 			servers := th.Servers
 			if th.Model == reproduce.ModelMG1 {
 				servers = 1
@@ -131,5 +136,67 @@ func TestSuiteTheoryMatchesWorkloads(t *testing.T) {
 				t.Errorf("%s: expect[%d] matches no cell", p, i+1)
 			}
 		}
+	}
+}
+
+// checkMalleableTheory: a claim against M/G/1-PS or M/G/1-SRPT must select
+// Guha's perfect-efficiency malleable cells (Guha 1995 §5.2): EQ for
+// processor sharing, LRWF for SRPT, on P processors with mean service
+// W̄/P the model's mean, work C_W the model's service (1: exponential,
+// ≥ 1 otherwise: balanced H2), Poisson arrivals at the model's ρ (no iat).
+func checkMalleableTheory(t *testing.T, p string, i int, e *reproduce.Expect, f *sweep.File, plan *sweep.Plan, names []string) {
+	t.Helper()
+	th := e.Theory
+	wantSched := map[string]string{reproduce.ModelMG1PS: "eq", reproduce.ModelMG1SRP: "lrwf"}[th.Model]
+	matched := 0
+	for _, c := range plan.Cells {
+		if ok, _ := path.Match(e.Select.Trace, c.Trace); !ok || e.Select.Sched != "" && e.Select.Sched != c.Sched {
+			continue
+		}
+		matched++
+		w := f.Workloads[slices.Index(names, c.Workload)]
+		where := fmt.Sprintf("%s: expect[%d] (%s), cell %s %s", p, i+1, e.Claim, c.Trace, c.Sched)
+		procs := w.Procs
+		if procs == 0 {
+			procs = workload.DefaultMalleableProcs
+		}
+		workMean := w.WorkMean
+		if workMean == 0 {
+			workMean = workload.DefaultWorkMean
+		}
+		cv := workload.DefaultWorkCV
+		if w.WorkCV != nil {
+			cv = *w.WorkCV
+		}
+		service, gotCV := workload.ServiceH2, cv // the theory's cv is the H2's, 0 for the exponential
+		if cv == 1 {
+			service, gotCV = workload.ServiceExp, 0
+		}
+		wantService := th.Service
+		if wantService == "" {
+			wantService = workload.ServiceExp
+		}
+		for _, chk := range []struct {
+			what      string
+			got, want any
+		}{
+			{"model", w.Model, "malleable"},
+			{"scheduler", c.Sched, wantSched},
+			{"machine", c.Machine, fmt.Sprintf("flat:%d", procs)},
+			{"perfect efficiency", w.Perfect, true},
+			{"iat (arrivals by load)", w.IAT, nil},
+			{"load", c.Load, th.Rho},
+			{"mean service W̄/P", workMean / float64(procs), th.Mean},
+			{"service", service, wantService},
+			{"cv", gotCV, th.CV},
+			{"h2", map[bool]string{true: workload.H2Balanced, false: ""}[service == workload.ServiceH2], th.H2},
+		} {
+			if chk.got != chk.want {
+				t.Errorf("%s: %s %v, but the model has %v", where, chk.what, chk.got, chk.want)
+			}
+		}
+	}
+	if matched == 0 {
+		t.Errorf("%s: expect[%d] matches no cell", p, i+1)
 	}
 }

@@ -164,6 +164,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"no tolerance", edit("tolerance = { rel = 0.1 }\n", ""), `s.toml:42: expect[1]: no tolerance`},
 		{"unknown workload size", edit("[quick.workload.b]", "[quick.workload.c]"), `s.toml:34: quick.workload.c: no workload named "c" (have a, b)`},
 		{"negative jobs", edit("jobs = 5000", "jobs = -5"), `s.toml:38: full.jobs: -5 must be ≥ 0`},
+		{"bad level", edit("description = \"a test suite\"", "description = \"a test suite\"\nlevel = 95"), `s.toml:3: level: 95: want a confidence level`},
 	} {
 		_, _, err := Decode("s.toml", []byte(tc.text))
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
@@ -227,5 +228,17 @@ func TestPlanUntil(t *testing.T) {
 	bad := strings.Replace(smallSuite, "[full]\njobs = 5000", "[full]\nuntil = -1", 1)
 	if _, _, err := Decode("s.toml", []byte(bad)); err == nil || !strings.Contains(err.Error(), "full.until") {
 		t.Errorf("negative until: %v", err)
+	}
+}
+
+// The suite's level: 0.95 unless given (the reproduce command passes it to Evaluate).
+func TestLevel(t *testing.T) {
+	_, s, err := Decode("s.toml", []byte(smallSuite))
+	if err != nil || s.ConfidenceLevel() != 0.95 {
+		t.Fatalf("default level %v, %v", s.ConfidenceLevel(), err)
+	}
+	_, s, err = Decode("s.toml", []byte(strings.Replace(smallSuite, "description = \"a test suite\"", "description = \"a test suite\"\nlevel = 0.9", 1)))
+	if err != nil || s.ConfidenceLevel() != 0.9 {
+		t.Fatalf("level %v, %v", s.ConfidenceLevel(), err)
 	}
 }

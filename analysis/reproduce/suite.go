@@ -35,6 +35,18 @@ type Suite struct {
 	Tolerance *Tolerance `toml:"tolerance"` // default tolerance of every claim in both modes
 	Quick     Sizes      `toml:"quick"`     // [quick]: the CI-sized run (the default)
 	Full      Sizes      `toml:"full"`      // [full]: the paper-sized run
+	// Level is the confidence level of ours' intervals and of the ci
+	// rule (0: 0.95); a paper's own level, such as Guha 1995's 90%.
+	Level float64 `toml:"level"`
+}
+
+// ConfidenceLevel returns the suite's confidence level (Level, 0.95 when
+// not given).
+func (s *Suite) ConfidenceLevel() float64 {
+	if s.Level == 0 {
+		return 0.95
+	}
+	return s.Level
 }
 
 // Sizes overrides the plan's sizes for one mode (quick or full): zero
@@ -268,6 +280,9 @@ func (s *Suite) Validate(where func(...string) string, workloads []string) error
 		if err := s.Tolerance.validate(where, "tolerance"); err != nil {
 			return err
 		}
+	}
+	if s.Level != 0 && !(s.Level >= 0.5 && s.Level < 1) {
+		return fmt.Errorf("%s: %g: want a confidence level in [0.5, 1), such as 0.9", where("level"), s.Level)
 	}
 	for _, m := range []Mode{Quick, Full} {
 		z := s.Sizes(m)

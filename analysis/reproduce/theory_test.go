@@ -189,3 +189,89 @@ func TestTheoryValue(t *testing.T) {
 		}
 	}
 }
+
+// TestMG1SRPT: the Schrage–Miller mean response against the values the
+// extraction of Guha 1995 tabulates for mean service 10 with exponential
+// (C = 1) and balanced-H2 (C = 5, 30) service (two decimals), below
+// processor sharing and FCFS at every load, and E[S] at a vanishing load.
+func TestMG1SRPT(t *testing.T) {
+	h2 := func(cv float64) Service {
+		return Service{Kind: workload.ServiceH2, H2: workload.H2Balanced, Mean: 10, CV: cv}
+	}
+	for _, tc := range []struct {
+		rho  float64
+		want [3]float64 // C = 1, 5, 30
+	}{
+		{0.9, [3]float64{35.52, 29.64, 29.38}},
+		{0.7, [3]float64{18.75, 17.71, 17.66}},
+		{0.5, [3]float64{14.25, 13.98, 13.97}},
+		{0.3, [3]float64{11.98, 11.92, 11.91}},
+	} {
+		for i, s := range []Service{{Kind: workload.ServiceExp, Mean: 10}, h2(5), h2(30)} {
+			got, err := MG1SRPTResponse(tc.rho/10, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(got-tc.want[i]) > 0.006 {
+				t.Errorf("SRPT ρ = %g, %s C = %g: %.4f, want %.2f", tc.rho, s.Kind, s.CV, got, tc.want[i])
+			}
+			es, es2, _ := Moments(s)
+			fcfs := MG1Wait(tc.rho/10, es, es2) + es
+			if ps := MG1PSResponse(tc.rho, es); !(got < ps && got < fcfs) {
+				t.Errorf("SRPT ρ = %g, C = %g: %.4f not below PS %.4f and FCFS %.4f", tc.rho, s.CV, got, ps, fcfs)
+			}
+		}
+	}
+	for _, s := range []Service{{Kind: workload.ServiceExp, Mean: 10}, {Kind: workload.ServiceUniform, Mean: 10}, h2(30)} {
+		if got, _ := MG1SRPTResponse(1e-9, s); math.Abs(got/10-1) > 1e-5 {
+			t.Errorf("SRPT at vanishing load, %s: %.6f, want 10", s.Kind, got)
+		}
+	}
+	// Uniform on (0, 20): against the same formula integrated by brute
+	// force (midpoint rule on a uniform grid of 200 000 cells).
+	lam := 0.08
+	g := func(x float64) float64 { return 1 / (1 - lam*x*x/40) } // 1/(1 − ρ(x))
+	var want, inner float64
+	const n = 200000
+	dx := 20.0 / n
+	prev := 0.0
+	for k := 0; k < n; k++ {
+		x := (float64(k) + 0.5) * dx
+		inner += (g(prev) + g(x)) / 2 * (x - prev) // ∫₀ˣ g by trapezoids
+		prev = x
+		tx := lam*(x*x*x/60+x*x*(1-x/20))*g(x)*g(x)/2 + inner
+		want += tx * dx / 20
+	}
+	if got, _ := MG1SRPTResponse(lam, Service{Kind: workload.ServiceUniform, Mean: 10}); math.Abs(got/want-1) > 1e-4 {
+		t.Errorf("SRPT uniform: %.6f, brute force %.6f", got, want)
+	}
+	if _, err := MG1SRPTResponse(0.05, Service{Kind: workload.ServiceDet, Mean: 10}); err == nil {
+		t.Error("SRPT with deterministic service: no error")
+	}
+	if got, _ := MG1SRPTResponse(0.1, Service{Kind: workload.ServiceExp, Mean: 10}); !math.IsNaN(got) {
+		t.Errorf("SRPT at ρ = 1: %g, want NaN", got)
+	}
+}
+
+// TestTheoryPSandSRPT: the models through Theory.Value, as a suite names
+// them, and their errors.
+func TestTheoryPSandSRPT(t *testing.T) {
+	ps := Theory{Model: ModelMG1PS, Rho: 0.9, Mean: 10, Service: "h2", CV: 5, H2: "balanced"}
+	if v, err := ps.Value("mean_response"); err != nil || math.Abs(v-100) > 1e-9 {
+		t.Errorf("PS: %v, %v; want 100", v, err)
+	}
+	if _, err := ps.Value("mean_wait"); err == nil {
+		t.Error("PS mean_wait: no error")
+	}
+	srpt := Theory{Model: ModelMG1SRP, Rho: 0.7, Mean: 10}
+	if v, err := srpt.Value("mean_response"); err != nil || math.Abs(v-18.75) > 0.006 {
+		t.Errorf("SRPT: %v, %v; want 18.75", v, err)
+	}
+	if got := srpt.String(); got != "M/G/1-SRPT (exp), ρ = 0.7" {
+		t.Errorf("String %q", got)
+	}
+	det := Theory{Model: ModelMG1SRP, Rho: 0.7, Mean: 10, Service: "det"}
+	if _, err := det.Value("mean_response"); err == nil {
+		t.Error("SRPT det: no error")
+	}
+}

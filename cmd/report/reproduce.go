@@ -36,7 +36,7 @@ func reproduceCommand() *cli.Command {
 			"report reproduce --list",
 		Description: "SUITE is an embedded suite's name (see --list) or a suite file (.toml). The suite's sweep plan runs\n" +
 			"at its quick sizes (the default, seconds) or its full sizes into DIR/MODE (a sweep dataset), or --from\n" +
-			"reads earlier results. One table (claim, source, published, ours ± 95% CI, n, relative difference,\n" +
+			"reads earlier results. One table (claim, source, published, ours ± 95% CI (or the suite's level), n, relative difference,\n" +
 			"tolerance, verdict) is printed and written to DIR/MODE.md, .csv and .pdf.\n\n" +
 			"Exit status: 0 when every claim agrees; 1 when any claim disagrees or is not comparable (no\n" +
 			"matching cells, one replication, ...), after writing the table; --no-fail exits 0 then.",
@@ -124,7 +124,7 @@ func runReproduce(c *cli.Context) error {
 	if set.Version != "" {
 		info.Lines = append(info.Lines, [2]string{"Version", set.Version})
 	}
-	rows := reproduce.Evaluate(suite, set.Summary, mode, 0.95)
+	rows := reproduce.Evaluate(suite, set.Summary, mode, suite.ConfidenceLevel())
 	if err := reproduce.WriteText(w, reproduce.Table(f.Name, mode, rows)); err != nil {
 		return err
 	}

@@ -1,8 +1,12 @@
 package sweep
 
 import (
+	"math"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/schedlab/schedlab/model/workload"
 )
 
 const malleablePlan = `name = "m"
@@ -69,5 +73,91 @@ func TestMalleableSweepRuns(t *testing.T) {
 	}
 	if st.Ran != 3 {
 		t.Errorf("%d cells ran, want 3", st.Ran)
+	}
+}
+
+// TestMalleableIAT: iat gives each load's mean inter-arrival time; the
+// load names the trace and is recorded as its nominal load; the arrivals
+// follow the IAT, not the load. A number is every load's; errors name the
+// line.
+func TestMalleableIAT(t *testing.T) {
+	text := strings.Replace(malleablePlan, "loads = [0.7]\njobs = 300", "loads = [0.3, 0.9]\niat = [40.0, 2.5]\njobs = 2000\nperfect = false\neff = \"50-99\"", 1)
+	text = strings.Replace(text, "perfect = true\n", "", 1)
+	p, err := decode(t, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		unit int
+		load float64
+		iat  float64
+	}{{0, 0.3, 40}, {1, 0.9, 2.5}} {
+		u := p.units[tc.unit]
+		tr, err := u.gen()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Provenance.Load != tc.load || u.load != tc.load || tr.Provenance.Params["load"] != strconv.FormatFloat(tc.load, 'g', -1, 64) {
+			t.Errorf("%s: load %v (unit %v, param %q), want %v", tr.Name, tr.Provenance.Load, u.load, tr.Provenance.Params["load"], tc.load)
+		}
+		if !strings.Contains(tr.Name, workload.FormatLoad(tc.load)) {
+			t.Errorf("trace name %s does not name load %v", tr.Name, tc.load)
+		}
+		mean := tr.Jobs[len(tr.Jobs)-1].Submit / float64(len(tr.Jobs))
+		if math.Abs(mean/tc.iat-1) > 0.1 {
+			t.Errorf("%s: mean inter-arrival %.3g, want about %g", tr.Name, mean, tc.iat)
+		}
+	}
+	one, err := decode(t, strings.Replace(text, "iat = [40.0, 2.5]", "iat = 5", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr, err := one.units[1].gen(); err != nil || tr.Provenance.Params["iat"] != "5" {
+		t.Errorf("one iat for every load: %v, %v", err, tr.Provenance.Params)
+	}
+	for _, tc := range []struct{ name, text, want string }{
+		{"count", strings.Replace(text, "iat = [40.0, 2.5]", "iat = [40.0]", 1), `p.toml:7: workload[1].iat: 1 values for 2 loads`},
+		{"negative", strings.Replace(text, "iat = [40.0, 2.5]", "iat = [40.0, -1]", 1), `p.toml:7: workload[1].iat: -1: a mean inter-arrival time must be positive`},
+		{"string", strings.Replace(text, "iat = [40.0, 2.5]", `iat = "x"`, 1), `p.toml:7: workload[1].iat: string: want a number`},
+		{"rigid model", strings.Replace(basePlan, "loads", "iat = 3\nloads", 1), `does not apply to model "workload"`},
+	} {
+		_, err := decode(t, tc.text)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v\nwant %s", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestWorkloadScheds: a workload's scheds replace [replay]'s for its
+// traces only; a bad or empty list names the workload's line.
+func TestWorkloadScheds(t *testing.T) {
+	text := malleablePlan + `[[workload]]
+name = "w2"
+model = "malleable"
+procs = 8
+perfect = true
+loads = [0.5]
+jobs = 100
+scheds = ["alpha:a=-1", "eq"]
+`
+	p, err := decode(t, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range p.Cells {
+		got = append(got, c.Workload+":"+c.Sched)
+	}
+	if g := strings.Join(got, " "); g != "m1:eq m1:lrwf m1:wf:cap=false w2:alpha:a=-1 w2:eq" {
+		t.Errorf("cells %s", g)
+	}
+	for _, tc := range []struct{ name, text, want string }{
+		{"unknown", strings.Replace(text, `"alpha:a=-1", "eq"`, `"fcfs"`, 1), `p.toml:19: workload[2].scheds: "fcfs": unknown malleable-mode scheduler`},
+		{"empty", strings.Replace(text, `"alpha:a=-1", "eq"`, ``, 1), `p.toml:19: workload[2].scheds: an empty list`},
+	} {
+		_, err := decode(t, tc.text)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v\nwant %s", tc.name, err, tc.want)
+		}
 	}
 }

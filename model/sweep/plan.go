@@ -87,6 +87,16 @@ type Workload struct {
 	BetaQ    float64  `toml:"beta_q"`
 	Perfect  bool     `toml:"perfect"`
 	CapMean  float64  `toml:"cap_mean"`
+	// IAT (model "malleable"): mean inter-arrival times instead of the
+	// loads' λ = ρ·P/W̄, a number or one per load in loads' order (Guha
+	// 1995's Appendix calibrated λ per experiment). Each load then only
+	// names its trace and is recorded as the trace's (nominal) load.
+	IAT any `toml:"iat"`
+
+	// Scheds, when given, replaces [replay]'s scheds for this workload's
+	// traces (every model and trace files): the policies of one figure
+	// need not run on every other figure's workloads.
+	Scheds []string `toml:"scheds"`
 }
 
 // Replay is the [replay] table: machines, policies and replay options,
@@ -299,7 +309,7 @@ func (f *File) Plan() (*Plan, error) {
 				_ = mi
 				return nil, f.errAt("%v", []any{err}, key...)
 			}
-			pairs, err := f.pairs(m)
+			pairs, err := f.pairs(m, u.w)
 			if err != nil {
 				return nil, err
 			}
@@ -403,11 +413,16 @@ func (f *File) options(o *experiment.Options) error {
 	return nil
 }
 
-// pairs returns the pairs of [replay] for machine m: the named policies
-// that support m (every compatible one when none is named). A machine
-// left with no pair is an error.
-func (f *File) pairs(m policy.Machine) ([]catalog.Pair, error) {
+// pairs returns the pairs of [replay] for machine m and workload wi (the
+// workload's own scheds when given): the named policies that support m
+// (every compatible one when none is named). A machine left with no pair
+// is an error.
+func (f *File) pairs(m policy.Machine, wi int) ([]catalog.Pair, error) {
 	r := &f.Replay
+	schedList, schedKey := r.Scheds, []string{"replay", "scheds"}
+	if ws := f.Workloads[wi].Scheds; ws != nil {
+		schedList, schedKey = ws, f.wkey(wi, "scheds")
+	}
 	keep := func(specs []string, supports func(string) bool) []string {
 		if specs == nil {
 			return nil
@@ -425,7 +440,7 @@ func (f *File) pairs(m policy.Machine) ([]catalog.Pair, error) {
 		s, err := catalog.AllocatorIn(r.Mode, n)
 		return err == nil && policy.Supports(s.Kinds, m.Kind)
 	})
-	scheds := keep(r.Scheds, func(n string) bool {
+	scheds := keep(schedList, func(n string) bool {
 		s, err := catalog.SchedulerIn(r.Mode, n)
 		return err == nil && policy.Supports(s.Kinds, m.Kind)
 	})
@@ -433,15 +448,15 @@ func (f *File) pairs(m policy.Machine) ([]catalog.Pair, error) {
 		return nil, f.errAt("no allocator of the list supports machine %s: the plan has no pair to run on it", []any{m}, "replay", "allocs")
 	}
 	if scheds != nil && len(scheds) == 0 {
-		return nil, f.errAt("no scheduler of the list supports machine %s: the plan has no pair to run on it", []any{m}, "replay", "scheds")
+		return nil, f.errAt("no scheduler of the list supports machine %s: the plan has no pair to run on it", []any{m}, schedKey...)
 	}
 	pairs, err := catalog.PairsIn(r.Mode, m, allocs, scheds)
 	if err != nil {
-		key := "scheds"
+		key := schedKey
 		if strings.HasPrefix(err.Error(), "allocator") || strings.Contains(err.Error(), "no allocator") {
-			key = "allocs"
+			key = []string{"replay", "allocs"}
 		}
-		return nil, f.errAt("%v", []any{err}, "replay", key)
+		return nil, f.errAt("%v", []any{err}, key...)
 	}
 	return pairs, nil
 }
@@ -453,11 +468,23 @@ func (p *Plan) Options() experiment.Options { return p.opt }
 func (f *File) expand(i int) ([]*unit, error) {
 	w := &f.Workloads[i]
 	at := func(key, format string, args ...any) error { return f.errAt(format, args, f.wkey(i, key)...) }
+	if w.Scheds != nil && len(w.Scheds) == 0 {
+		return nil, at("scheds", "an empty list: leave the key out for [replay]'s schedulers")
+	}
+	for _, sp := range w.Scheds {
+		name, _, err := policy.ParseSpec(sp)
+		if err == nil {
+			_, err = catalog.SchedulerIn(f.Replay.Mode, name)
+		}
+		if err != nil {
+			return nil, at("scheds", "%q: %v", sp, err)
+		}
+	}
 	if len(w.Traces) > 0 {
 		if w.Model != "" {
 			return nil, at("model", "a workload has either a model or traces, not both")
 		}
-		if err := f.onlyKeys(i, "traces", "name", "strict"); err != nil {
+		if err := f.onlyKeys(i, "traces", "name", "strict", "scheds"); err != nil {
 			return nil, err
 		}
 		return f.readTraces(i)
@@ -481,7 +508,7 @@ func (f *File) expand(i int) ([]*unit, error) {
 		return nil, at("model", "a workload needs a model (workload, malleable, lublin) or traces")
 	case "workload":
 		if err := f.onlyKeys(i, "name", "model", "loads", "reps", "crn", "jobs", "horizon", "seed", "machine", "size", "size_mean", "size_max",
-			"service", "mean", "cv", "h2_alpha", "h2", "coupling", "estimates", "arrivals", "priorities", "laxity"); err != nil {
+			"service", "mean", "cv", "h2_alpha", "h2", "coupling", "estimates", "arrivals", "priorities", "laxity", "scheds"); err != nil {
 			return nil, err
 		}
 		lo, hi, err := workload.ParseLaxity(w.Laxity)
@@ -556,7 +583,7 @@ func (f *File) expand(i int) ([]*unit, error) {
 		return units, nil
 	case "malleable":
 		if err := f.onlyKeys(i, "name", "model", "loads", "reps", "crn", "jobs", "horizon", "seed", "procs", "work_mean", "work_cv",
-			"eff", "eff_dist", "beta_p", "beta_q", "perfect", "cap_mean"); err != nil {
+			"eff", "eff_dist", "beta_p", "beta_q", "perfect", "cap_mean", "iat", "scheds"); err != nil {
 			return nil, err
 		}
 		loads, err := f.loads(i)
@@ -582,24 +609,38 @@ func (f *File) expand(i int) ([]*unit, error) {
 		spec := workload.MalleableSpec{Procs: procs, WorkMean: orf(w.WorkMean, workload.DefaultWorkMean), WorkCV: cv,
 			EffMin: lo, EffMax: hi, EffDist: or(w.EffDist, workload.DefaultEffDist), BetaP: w.BetaP, BetaQ: w.BetaQ,
 			Perfect: w.Perfect, CapMean: w.CapMean, Jobs: jobs, Horizon: w.Horizon, Name: name}
+		iats, err := f.iats(i, len(loads))
+		if err != nil {
+			return nil, err
+		}
 		sw := workload.Sweep{Loads: loads, Reps: w.Reps, Seed: seed, CRN: w.CRN}
 		desc := fmt.Sprintf("malleable %+v %+v", spec, sw)
+		if iats != nil {
+			desc += fmt.Sprintf(" iat %v", iats)
+		}
 		var units []*unit
-		for _, load := range loads {
+		for li, load := range loads {
+			gen := func(rep int) (*trace.Trace, error) { return sw.MalleableTrace(spec, load, rep) }
+			if iats != nil {
+				gen = func(rep int) (*trace.Trace, error) { return sw.MalleableTraceIAT(spec, load, iats[li], rep) }
+			}
 			for rep := 1; rep <= w.Reps; rep++ {
-				load, rep := load, rep
+				rep := rep
 				units = append(units, &unit{w: i, name: workload.SweepName(name, load, rep), rep: rep, load: load, jobs: max(jobs, 1),
-					desc: desc, hint: fmt.Sprintf("flat:%d", procs), gen: func() (*trace.Trace, error) { return sw.MalleableTrace(spec, load, rep) }})
+					desc: desc, hint: fmt.Sprintf("flat:%d", procs), gen: func() (*trace.Trace, error) { return gen(rep) }})
 			}
 		}
 		tiny := spec
 		tiny.Load, tiny.Jobs, tiny.Horizon = loads[0], 10, 0
+		if iats != nil {
+			tiny.Load, tiny.IAT = 0, iats[0]
+		}
 		if err := f.checkGen(i, func() error { _, err := workload.GenerateMalleable(tiny); return err }); err != nil {
 			return nil, err
 		}
 		return units, nil
 	case "lublin":
-		if err := f.onlyKeys(i, "name", "model", "reps", "jobs", "seed", "procs", "estimates"); err != nil {
+		if err := f.onlyKeys(i, "name", "model", "reps", "jobs", "seed", "procs", "estimates", "scheds"); err != nil {
 			return nil, err
 		}
 		est, err := workload.ParseEstimates(or(w.Estimates, workload.DefaultEstimates))
@@ -712,6 +753,53 @@ func (f *File) loads(i int) ([]float64, error) {
 		seen[l] = true
 	}
 	return loads, nil
+}
+
+// iats returns workload i's mean inter-arrival times, one per load (nil
+// when the key is absent): a number is every load's, an array must have
+// one positive number per load.
+func (f *File) iats(i, n int) ([]float64, error) {
+	key := f.wkey(i, "iat")
+	bad := func(format string, args ...any) ([]float64, error) { return nil, f.errAt(format, args, key...) }
+	num := func(x any) (float64, bool) {
+		switch v := x.(type) {
+		case float64:
+			return v, true
+		case int64:
+			return float64(v), true
+		}
+		return 0, false
+	}
+	var out []float64
+	switch v := f.Workloads[i].IAT.(type) {
+	case nil:
+		return nil, nil
+	case []any:
+		if len(v) != n {
+			return bad("%d values for %d loads: give one mean inter-arrival time per load, in the loads' order", len(v), n)
+		}
+		for j, x := range v {
+			t, ok := num(x)
+			if !ok {
+				return bad("element %d is %T, not a number", j+1, x)
+			}
+			out = append(out, t)
+		}
+	default:
+		t, ok := num(v)
+		if !ok {
+			return bad("%T: want a number or an array of numbers (one per load)", v)
+		}
+		for range n {
+			out = append(out, t)
+		}
+	}
+	for _, t := range out {
+		if !(t > 0) || math.IsInf(t, 0) {
+			return bad("%g: a mean inter-arrival time must be positive and finite", t)
+		}
+	}
+	return out, nil
 }
 
 // readTraces reads the trace files of workload i (globs relative to the

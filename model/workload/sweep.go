@@ -179,6 +179,27 @@ func (sw Sweep) MalleableTrace(base MalleableSpec, load float64, rep int) (*trac
 	return sw.Trace(or(base.Name, "malleable"), load, rep, malleableGen(base))
 }
 
+// MalleableTraceIAT generates the trace at replication rep of a sweep
+// point whose arrival rate is given as a mean inter-arrival time iat
+// rather than by load (Guha 1995's Appendix IATs, calibrated per
+// experiment): load only names the trace, keys its seed like
+// MalleableTrace's, and is recorded as the trace's nominal load
+// (Provenance.Load and the load parameter); offered_load stays λ·W̄/P.
+func (sw Sweep) MalleableTraceIAT(base MalleableSpec, load, iat float64, rep int) (*trace.Trace, error) {
+	tr, err := sw.Trace(or(base.Name, "malleable"), load, rep, func(_ float64, rep int, seed int64) (*trace.Trace, error) {
+		s := base
+		s.Load, s.IAT, s.Seed, s.Rep = 0, iat, seed, rep
+		return GenerateMalleable(s)
+	})
+	if err != nil {
+		return nil, err
+	}
+	tr.Provenance.Load = load
+	tr.Provenance.Params["load"] = ftoa(load)
+	tr.Header = append(tr.Header, trace.HeaderField{Key: "Note", Value: "load=" + ftoa(load)})
+	return tr, nil
+}
+
 func malleableGen(base MalleableSpec) func(load float64, rep int, seed int64) (*trace.Trace, error) {
 	return func(load float64, rep int, seed int64) (*trace.Trace, error) {
 		s := base
