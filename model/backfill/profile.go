@@ -101,6 +101,7 @@ func (p *profile) insert(x int32, t float64, d int32, drop bool) int32 {
 	switch {
 	case t < n.t:
 		c := p.insert(n.l, t, d, drop)
+		n = &p.nodes[x] // the insert may have grown p.nodes
 		n.l = c
 		if p.nodes[c].pri > n.pri { // rotate right
 			n.l = p.nodes[c].r
@@ -111,6 +112,7 @@ func (p *profile) insert(x int32, t float64, d int32, drop bool) int32 {
 		}
 	case t > n.t:
 		c := p.insert(n.r, t, d, drop)
+		n = &p.nodes[x] // the insert may have grown p.nodes
 		n.r = c
 		if p.nodes[c].pri > n.pri { // rotate left
 			n.r = p.nodes[c].l
