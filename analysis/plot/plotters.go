@@ -248,13 +248,18 @@ func (b *Bars) Plot(c draw.Canvas, plt *plot.Plot) {
 		return
 	}
 	bw := b.Width / float64(n)
+	_, logY := plt.Y.Scale.(plot.LogScale)
 	for s, vals := range b.Values {
 		for g, v := range vals {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				continue
 			}
 			x0 := float64(g) - b.Width/2 + float64(s)*bw
-			FillBar(c, vg.Rectangle{Min: vg.Point{X: trX(x0), Y: trY(0)}, Max: vg.Point{X: trX(x0 + bw), Y: trY(v)}}, b.Styles[s])
+			base := c.Min.Y // a log axis has no 0: bars start at the axis
+			if !logY {
+				base = trY(0)
+			}
+			FillBar(c, vg.Rectangle{Min: vg.Point{X: trX(x0), Y: base}, Max: vg.Point{X: trX(x0 + bw), Y: trY(v)}}, b.Styles[s])
 			g := b.Styles[s].Glyph()
 			g.Radius = vg.Points(2.2)
 			pt := vg.Point{X: trX(x0 + bw/2), Y: trY(v) + vg.Points(4)}
@@ -328,7 +333,8 @@ type HBars struct {
 	Values     []float64
 	HalfWidths []float64 // nil or per row; NaN for none
 	Styles     []Style
-	Height     float64 // bar height in y units (≤ 1)
+	Height     float64  // bar height in y units (≤ 1)
+	Labels     []string // nil or per row: drawn right of the bar's marker (its value)
 }
 
 // Plot implements plot.Plotter.
@@ -359,9 +365,28 @@ func (b *HBars) Plot(c draw.Canvas, plt *plot.Plot) {
 			}
 		}
 		g := b.Styles[i].Glyph()
-		pt := vg.Point{X: trX(v) + vg.Points(6), Y: trY(float64(i))}
+		end := trX(v)
+		if b.HalfWidths != nil && b.HalfWidths[i] > 0 && !math.IsInf(b.HalfWidths[i], 0) {
+			end = max(end, trX(v+b.HalfWidths[i]))
+		}
+		pt := vg.Point{X: end + vg.Points(6), Y: trY(float64(i))}
 		if c.Contains(pt) {
 			c.DrawGlyph(g, pt)
+		}
+		if i < len(b.Labels) && b.Labels[i] != "" {
+			ts := TextStyle(plt.Y.Tick.Label.Font.Size)
+			ts.YAlign = draw.YCenter
+			x := pt.X + vg.Points(6)
+			if x+ts.Width(b.Labels[i]) > c.Max.X { // no room right of the bar: inside it
+				ts.XAlign = draw.XRight
+				ts.Color = hatchColor(b.Styles[i].Color)
+				x = trX(v) - vg.Points(4)
+				// A white box keeps the label legible over the hatch.
+				w, h := ts.Width(b.Labels[i]), ts.Height(b.Labels[i])
+				c.FillPolygon(color.White, []vg.Point{{X: x - w - 2, Y: pt.Y - h/2 - 1}, {X: x + 2, Y: pt.Y - h/2 - 1}, {X: x + 2, Y: pt.Y + h/2 + 1}, {X: x - w - 2, Y: pt.Y + h/2 + 1}})
+				ts.Color = color.Black
+			}
+			c.FillText(ts, vg.Point{X: x, Y: pt.Y}, b.Labels[i])
 		}
 	}
 }

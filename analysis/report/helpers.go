@@ -123,7 +123,7 @@ func setYRange(p *goplot.Plot, fig *plot.Figure, means, hw []float64, nonNeg boo
 		// Values over three or more orders of magnitude (slowdowns of
 		// very short jobs): a log axis; error bars below it are clipped.
 		p.Y.Scale = goplot.LogScale{}
-		p.Y.Tick.Marker = goplot.LogTicks{Prec: -1}
+		p.Y.Tick.Marker = plot.LogTicks{}
 		p.Y.Min, p.Y.Max = mlo/1.5, mhi*1.5
 		p.Y.Label.Text += " (log scale)"
 		return
@@ -256,21 +256,22 @@ func sanitize(s string) string {
 // pairBars draws one horizontal bar per pair (the first pair on top), each
 // with its confidence half-width from value and the pair's style, labelled
 // by pair name.
-func pairBars(c *Context, title, axis string, part []results.Pair, value func(results.Pair) (mean, halfWidth float64)) *goplot.Plot {
+func pairBars(c *Context, e *results.Experiment, title, axis string, part []results.Pair, value func(results.Pair) (mean, halfWidth float64)) *goplot.Plot {
 	p := plot.New(title, axis, "")
-	hb := &plot.HBars{Height: 0.7}
+	hb := &plot.HBars{Height: 0.6}
 	labels := make([]string, len(part))
 	// Row 0 is drawn at the bottom: reverse so the first pair is on top.
 	for k := len(part) - 1; k >= 0; k-- {
 		pair := part[k]
 		v, hw := value(pair)
+		hb.Labels = append(hb.Labels, fmtNum(v))
 		hb.Values = append(hb.Values, v)
 		hb.HalfWidths = append(hb.HalfWidths, hw)
-		hb.Styles = append(hb.Styles, c.Style(pair))
+		hb.Styles = append(hb.Styles, c.StyleIn(e, pair))
 		labels[len(part)-1-k] = pair.String()
 	}
 	p.Add(hb)
 	p.NominalY(labels...)
-	p.Y.Tick.Label.Font = plot.Font(vg.Length(max(6.5, min(9, 300/float64(len(part))))))
+	p.Y.Tick.Label.Font = plot.Font(vg.Length(9))
 	return p
 }

@@ -208,7 +208,7 @@ func hasAlphaCurve(c *Context, e *results.Experiment) bool {
 }
 
 // alphaCurvesPerFigure is the most curves one R-vs-α figure holds.
-const alphaCurvesPerFigure = 8
+const alphaCurvesPerFigure = plot.MaxCurves
 
 // buildAlphaCurves draws R̄ against α, one figure per X, one curve per
 // load (or trace), with MalleableLevel Student-t intervals across
@@ -261,7 +261,7 @@ func buildAlphaCurves(c *Context, e *results.Experiment, idx int) ([]Page, error
 				// α > 0 under heavy tails is orders of magnitude above
 				// α ≤ 0 (MRWF-like starvation): a log axis keeps both legible.
 				p.Y.Scale = goplot.LogScale{}
-				p.Y.Tick.Marker = goplot.LogTicks{Prec: -1}
+				p.Y.Tick.Marker = plot.LogTicks{}
 				p.Y.Min, p.Y.Max = lo/1.5, hi*1.5
 				p.Y.Label.Text += " (log scale)"
 			} else {
