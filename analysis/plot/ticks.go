@@ -108,7 +108,7 @@ func (LogTicks) Ticks(min, max float64) []plot.Tick {
 		return plot.LogTicks{Prec: -1}.Ticks(math.Max(min, 1e-300), math.Max(max, 1))
 	}
 	lo, hi := int(math.Floor(math.Log10(min))), int(math.Ceil(math.Log10(max)))
-	few := hi-lo < 3
+	few := hi-lo <= 3
 	var ts []plot.Tick
 	for e := lo; e <= hi; e++ {
 		p := math.Pow(10, float64(e))

@@ -119,9 +119,11 @@ func dodge(e *results.Experiment, k, n int) float64 {
 // the note when error bars are clipped.
 func setYRange(p *goplot.Plot, fig *plot.Figure, means, hw []float64, nonNeg bool) {
 	mlo, mhi := plot.Bounds(means)
-	if nonNeg && mlo > 0 && mhi/mlo > 1000 {
-		// Values over three or more orders of magnitude (slowdowns of
-		// very short jobs): a log axis; error bars below it are clipped.
+	if nonNeg && mlo > 0 && mhi/mlo > 30 {
+		// Values over more than a factor of 30 (an FCFS pair at high
+		// load beside backfilling ones, slowdowns of very short jobs): a
+		// log axis, so that the lower curves are not squashed; error
+		// bars below it are clipped.
 		p.Y.Scale = goplot.LogScale{}
 		p.Y.Tick.Marker = plot.LogTicks{}
 		p.Y.Min, p.Y.Max = mlo/1.5, mhi*1.5

@@ -3,8 +3,10 @@ package report
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/schedlab/schedlab/analysis/plot"
@@ -270,14 +272,24 @@ func (c *Context) expTitle(e *results.Experiment) string {
 	} else {
 		work = strings.TrimPrefix(e.Name, e.Machine)
 		work = strings.TrimPrefix(work, ", ")
-		if work == "" {
+		switch {
+		case work == "":
 			work = "traces"
-		} else {
+		case !strings.Contains(work, "workload"):
 			work += " workload"
 		}
 	}
-	return work + " on " + machine
+	return longFloat.ReplaceAllStringFunc(work, func(s string) string {
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return s
+		}
+		return strconv.FormatFloat(f, 'g', 6, 64)
+	}) + " on " + machine
 }
+
+// longFloat matches decimals with rounding noise ("94.09000000000009").
+var longFloat = regexp.MustCompile(`[0-9]+\.[0-9]{7,}`)
 
 // machineName is a machine spec in words.
 func machineName(spec string) string {
