@@ -97,8 +97,8 @@ func splitList(s string) []string {
 
 // parsePairs parses "alloc/sched,alloc/sched". Policy specs may hold
 // commas themselves ("count/mq:q=32,order=down"): a comma-separated
-// fragment without a '/', or that starts with "key=", continues the
-// previous pair.
+// fragment that starts with "key=" (a parameter) continues the previous
+// pair.
 func parsePairs(s string) ([]results.Pair, error) {
 	var specs []string
 	for _, f := range strings.Split(s, ",") {
@@ -107,7 +107,7 @@ func parsePairs(s string) ([]results.Pair, error) {
 			continue
 		}
 		key, _, isKV := strings.Cut(f, "=")
-		cont := !strings.Contains(f, "/") || isKV && !strings.ContainsAny(key, ":/")
+		cont := isKV && !strings.ContainsAny(key, ":/")
 		if cont && len(specs) > 0 {
 			specs[len(specs)-1] += "," + f
 			continue
