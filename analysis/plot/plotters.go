@@ -109,9 +109,25 @@ func ErrorRange(means, hw []float64) (lo, hi float64, clipped bool) {
 // a gap: nothing is drawn from its x to the next finite point (a run that
 // has ended, a bin without data).
 func Step(p *plot.Plot, label string, s Style, xs, ys []float64) Entry {
-	var segs []plotter.XYs
+	segs, ms := stepSegments(xs, ys)
+	for _, seg := range segs {
+		l, _ := plotter.NewLine(seg)
+		l.LineStyle = s.Line()
+		l.LineStyle.Width = vg.Points(1)
+		p.Add(l)
+	}
+	if len(ms) > 0 {
+		sc, _ := plotter.NewScatter(ms)
+		sc.GlyphStyle = s.Glyph()
+		p.Add(sc)
+	}
+	return Entry{Label: label, Style: s}
+}
+
+// stepSegments returns the polylines of the step function (xs, ys), split
+// at NaN values, and at most 8 marker positions spread over its points.
+func stepSegments(xs, ys []float64) (segs []plotter.XYs, marks plotter.XYs) {
 	var cur plotter.XYs
-	var ms plotter.XYs
 	n := 0
 	for i := range xs {
 		if math.IsNaN(ys[i]) || math.IsInf(ys[i], 0) {
@@ -131,7 +147,7 @@ func Step(p *plot.Plot, label string, s Style, xs, ys []float64) Entry {
 	if len(cur) > 0 {
 		segs = append(segs, cur)
 	}
-	// Sparse markers (at most 8) so the curve can be identified in grayscale.
+	// Sparse markers so the curve can be identified in grayscale.
 	stride := max(1, n/8)
 	k := 0
 	for i := range xs {
@@ -139,22 +155,11 @@ func Step(p *plot.Plot, label string, s Style, xs, ys []float64) Entry {
 			continue
 		}
 		if k%stride == stride/2 {
-			ms = append(ms, plotter.XY{X: xs[i], Y: ys[i]})
+			marks = append(marks, plotter.XY{X: xs[i], Y: ys[i]})
 		}
 		k++
 	}
-	for _, seg := range segs {
-		l, _ := plotter.NewLine(seg)
-		l.LineStyle = s.Line()
-		l.LineStyle.Width = vg.Points(1)
-		p.Add(l)
-	}
-	if len(ms) > 0 {
-		sc, _ := plotter.NewScatter(ms)
-		sc.GlyphStyle = s.Glyph()
-		p.Add(sc)
-	}
-	return Entry{Label: label, Style: s}
+	return segs, marks
 }
 
 // ECDF returns the empirical distribution function of xs as step points
