@@ -17,14 +17,6 @@ import (
 
 // Helpers shared by the page builders.
 
-// Chunk sizes: how many pairs share one figure.
-const (
-	curvePairs  = 20 // metric-vs-load curves
-	cdfPairs    = 10
-	seriesPairs = 6
-	barPairs    = 8
-)
-
 func hasJobs(c *Context, _ *results.Experiment) bool { return c.Set.NumJobs() > 0 }
 
 // chunks splits pairs into groups of at most n, balanced.

@@ -1,9 +1,11 @@
 // Package report assembles the multi-page PDF report of a results
-// directory (title page with provenance, then per experiment: metric-vs-
-// load curves with confidence intervals, CDFs, time series, size-class
-// bars, an occupancy chart and summary tables), exports its figures
-// (SVG/PNG/EPS/PDF) and tables (Markdown/CSV/LaTeX), and compares two
-// result sets.
+// directory (a ranking of the pairs per experiment, a title page with
+// provenance, then per experiment: metric-vs-load curves with confidence
+// intervals, CDFs, time series, size-class bars, an occupancy chart and
+// summary tables, at most plot.MaxCurves curves per figure, the pairs not
+// featured in an appendix), exports its figures at paper sizes
+// (PDF/SVG/PNG/EPS) and tables (Markdown/CSV/booktabs LaTeX), and compares
+// two result sets.
 //
 // The page set is a registry of Builders: each declares whether it applies
 // to the whole result set or to one experiment, and to which; later machine
@@ -32,13 +34,12 @@ import (
 	"github.com/schedlab/schedlab/trace"
 )
 
-// Page sizes: A4 landscape for the report, a paper figure size for exports.
+// Page size of the report: A4 landscape. Exported figures have the paper
+// sizes of plot.PaperSizes.
 var (
-	PageWidth    = vg.Points(841.89)
-	PageHeight   = vg.Points(595.28)
-	Margin       = vg.Inch / 2
-	FigureWidth  = 7 * vg.Inch
-	FigureHeight = 5 * vg.Inch
+	PageWidth  = vg.Points(841.89)
+	PageHeight = vg.Points(595.28)
+	Margin     = vg.Inch / 2
 )
 
 // Window is the time window of the occupancy (Gantt) chart. The zero

@@ -206,7 +206,7 @@ func TestPageSetAdaptsToData(t *testing.T) {
 	if ctx.TimeUnit != "s" {
 		t.Errorf("unit %q", ctx.TimeUnit)
 	}
-	// Many pairs are split into chunks of at most curvePairs.
+	// Many pairs: the main figure and appendix groups of at most plot.MaxCurves.
 	many := fixture.Build(fixture.Spec{Procs: 16, Jobs: 10, Loads: []float64{0.5, 0.8}, Reps: 1, Pairs: 45, Seed: 2})
 	many.Jobs, many.Series = nil, nil
 	_, pages = pagesOf(t, many, Options{})
