@@ -118,6 +118,7 @@ func buildCDFs(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 						for i := range xs {
 							xs[i] = math.Max(xs[i], xmin)
 						}
+						xs, ys = lastPerX(xs, ys)
 					} else if len(xs) > 0 && xs[0] > 0 {
 						// Start the step at 0.
 						xs, ys = append([]float64{0}, xs...), append([]float64{0}, ys...)
@@ -135,4 +136,19 @@ func buildCDFs(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 		}
 	}
 	return pages, nil
+}
+
+// lastPerX keeps, of consecutive points with the same x, the last one (the
+// ECDF's value there): the jobs drawn at the axis start become one jump,
+// not a pile of markers.
+func lastPerX(xs, ys []float64) ([]float64, []float64) {
+	var ox, oy []float64
+	for i := range xs {
+		if n := len(ox); n > 0 && ox[n-1] == xs[i] {
+			oy[n-1] = ys[i]
+			continue
+		}
+		ox, oy = append(ox, xs[i]), append(oy, ys[i])
+	}
+	return ox, oy
 }
