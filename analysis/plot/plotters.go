@@ -105,31 +105,61 @@ func ErrorRange(means, hw []float64) (lo, hi float64, clipped bool) {
 
 // Step adds a right-continuous step line through (xs, ys) (value ys[i] from
 // xs[i] to xs[i+1]) without markers, and returns the legend entry (line
-// only, marker kept in the legend for grayscale reading).
+// only, marker kept in the legend for grayscale reading). A NaN y leaves
+// a gap: nothing is drawn from its x to the next finite point (a run that
+// has ended, a bin without data).
 func Step(p *plot.Plot, label string, s Style, xs, ys []float64) Entry {
-	var pts plotter.XYs
-	for i := range xs {
-		if i > 0 {
-			pts = append(pts, plotter.XY{X: xs[i], Y: ys[i-1]})
-		}
-		pts = append(pts, plotter.XY{X: xs[i], Y: ys[i]})
-	}
-	if len(pts) > 0 {
-		l, _ := plotter.NewLine(pts)
+	segs, ms := stepSegments(xs, ys)
+	for _, seg := range segs {
+		l, _ := plotter.NewLine(seg)
 		l.LineStyle = s.Line()
 		l.LineStyle.Width = vg.Points(1)
 		p.Add(l)
-		// Sparse markers (at most 8) so the curve can be identified in grayscale.
-		var ms plotter.XYs
-		stride := max(1, len(xs)/8)
-		for i := stride / 2; i < len(xs); i += stride {
-			ms = append(ms, plotter.XY{X: xs[i], Y: ys[i]})
-		}
+	}
+	if len(ms) > 0 {
 		sc, _ := plotter.NewScatter(ms)
 		sc.GlyphStyle = s.Glyph()
 		p.Add(sc)
 	}
 	return Entry{Label: label, Style: s}
+}
+
+// stepSegments returns the polylines of the step function (xs, ys), split
+// at NaN values, and at most 8 marker positions spread over its points.
+func stepSegments(xs, ys []float64) (segs []plotter.XYs, marks plotter.XYs) {
+	var cur plotter.XYs
+	n := 0
+	for i := range xs {
+		if math.IsNaN(ys[i]) || math.IsInf(ys[i], 0) {
+			if len(cur) > 0 {
+				cur = append(cur, plotter.XY{X: xs[i], Y: cur[len(cur)-1].Y})
+				segs = append(segs, cur)
+				cur = nil
+			}
+			continue
+		}
+		if len(cur) > 0 {
+			cur = append(cur, plotter.XY{X: xs[i], Y: cur[len(cur)-1].Y})
+		}
+		cur = append(cur, plotter.XY{X: xs[i], Y: ys[i]})
+		n++
+	}
+	if len(cur) > 0 {
+		segs = append(segs, cur)
+	}
+	// Sparse markers so the curve can be identified in grayscale.
+	stride := max(1, n/8)
+	k := 0
+	for i := range xs {
+		if math.IsNaN(ys[i]) || math.IsInf(ys[i], 0) {
+			continue
+		}
+		if k%stride == stride/2 {
+			marks = append(marks, plotter.XY{X: xs[i], Y: ys[i]})
+		}
+		k++
+	}
+	return segs, marks
 }
 
 // ECDF returns the empirical distribution function of xs as step points
@@ -223,18 +253,18 @@ func (b *Bars) Plot(c draw.Canvas, plt *plot.Plot) {
 		return
 	}
 	bw := b.Width / float64(n)
+	_, logY := plt.Y.Scale.(plot.LogScale)
 	for s, vals := range b.Values {
 		for g, v := range vals {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				continue
 			}
 			x0 := float64(g) - b.Width/2 + float64(s)*bw
-			pts := []vg.Point{
-				{X: trX(x0), Y: trY(0)}, {X: trX(x0 + bw), Y: trY(0)},
-				{X: trX(x0 + bw), Y: trY(v)}, {X: trX(x0), Y: trY(v)},
+			base := c.Min.Y // a log axis has no 0: bars start at the axis
+			if !logY {
+				base = trY(0)
 			}
-			c.FillPolygon(b.Styles[s].Color, c.ClipPolygonXY(pts))
-			c.StrokeLines(draw.LineStyle{Color: color.Black, Width: vg.Points(0.4)}, c.ClipLinesXY(append(pts, pts[0]))...)
+			FillBar(c, vg.Rectangle{Min: vg.Point{X: trX(x0), Y: base}, Max: vg.Point{X: trX(x0 + bw), Y: trY(v)}}, b.Styles[s])
 			g := b.Styles[s].Glyph()
 			g.Radius = vg.Points(2.2)
 			pt := vg.Point{X: trX(x0 + bw/2), Y: trY(v) + vg.Points(4)}
@@ -308,7 +338,8 @@ type HBars struct {
 	Values     []float64
 	HalfWidths []float64 // nil or per row; NaN for none
 	Styles     []Style
-	Height     float64 // bar height in y units (≤ 1)
+	Height     float64  // bar height in y units (≤ 1)
+	Labels     []string // nil or per row: drawn right of the bar's marker (its value)
 }
 
 // Plot implements plot.Plotter.
@@ -319,22 +350,48 @@ func (b *HBars) Plot(c draw.Canvas, plt *plot.Plot) {
 			continue
 		}
 		y0, y1 := float64(i)-b.Height/2, float64(i)+b.Height/2
-		pts := []vg.Point{{X: trX(0), Y: trY(y0)}, {X: trX(v), Y: trY(y0)}, {X: trX(v), Y: trY(y1)}, {X: trX(0), Y: trY(y1)}}
-		c.FillPolygon(b.Styles[i].Color, c.ClipPolygonXY(pts))
-		c.StrokeLines(draw.LineStyle{Color: color.Black, Width: vg.Points(0.4)}, c.ClipLinesXY(append(pts, pts[0]))...)
+		_, logX := plt.X.Scale.(plot.LogScale)
+		base := c.Min.X // a log axis has no 0: bars start at the axis
+		if !logX {
+			base = trX(0)
+		}
+		FillBar(c, vg.Rectangle{Min: vg.Point{X: base, Y: trY(y0)}, Max: vg.Point{X: trX(v), Y: trY(y1)}}, b.Styles[i])
 		if b.HalfWidths != nil && b.HalfWidths[i] > 0 && !math.IsNaN(b.HalfWidths[i]) && !math.IsInf(b.HalfWidths[i], 0) {
 			ls := draw.LineStyle{Color: color.Black, Width: vg.Points(0.8)}
 			y := trY(float64(i))
-			lo, hi := trX(v-b.HalfWidths[i]), trX(v+b.HalfWidths[i])
+			low := v - b.HalfWidths[i]
+			if logX && low <= 0 {
+				low = plt.X.Min // clipped at the axis
+			}
+			lo, hi := trX(low), trX(v+b.HalfWidths[i])
 			c.StrokeLines(ls, c.ClipLinesXY([]vg.Point{{X: lo, Y: y}, {X: hi, Y: y}})...)
 			for _, x := range []vg.Length{lo, hi} {
 				c.StrokeLines(ls, c.ClipLinesXY([]vg.Point{{X: x, Y: y - vg.Points(3)}, {X: x, Y: y + vg.Points(3)}})...)
 			}
 		}
 		g := b.Styles[i].Glyph()
-		pt := vg.Point{X: trX(v) + vg.Points(6), Y: trY(float64(i))}
+		end := trX(v)
+		if b.HalfWidths != nil && b.HalfWidths[i] > 0 && !math.IsInf(b.HalfWidths[i], 0) {
+			end = max(end, trX(v+b.HalfWidths[i]))
+		}
+		pt := vg.Point{X: end + vg.Points(6), Y: trY(float64(i))}
 		if c.Contains(pt) {
 			c.DrawGlyph(g, pt)
+		}
+		if i < len(b.Labels) && b.Labels[i] != "" {
+			ts := TextStyle(plt.Y.Tick.Label.Font.Size)
+			ts.YAlign = draw.YCenter
+			x := pt.X + vg.Points(6)
+			if x+ts.Width(b.Labels[i]) > c.Max.X { // no room right of the bar: inside it
+				ts.XAlign = draw.XRight
+				ts.Color = hatchColor(b.Styles[i].Color)
+				x = trX(v) - vg.Points(4)
+				// A white box keeps the label legible over the hatch.
+				w, h := ts.Width(b.Labels[i]), ts.Height(b.Labels[i])
+				c.FillPolygon(color.White, []vg.Point{{X: x - w - 2, Y: pt.Y - h/2 - 1}, {X: x + 2, Y: pt.Y - h/2 - 1}, {X: x + 2, Y: pt.Y + h/2 + 1}, {X: x - w - 2, Y: pt.Y + h/2 + 1}})
+				ts.Color = color.Black
+			}
+			c.FillText(ts, vg.Point{X: x, Y: pt.Y}, b.Labels[i])
 		}
 	}
 }
@@ -358,4 +415,87 @@ func (b *HBars) DataRange() (xmin, xmax, ymin, ymax float64) {
 		xmax = 1
 	}
 	return xmin, xmax * 1.06, -0.5, float64(len(b.Values)) - 0.5
+}
+
+// FillBar fills the rectangle r in s's colour, draws s's hatch over it
+// (white on dark colours, black on light ones) and outlines it.
+func FillBar(c draw.Canvas, r vg.Rectangle, s Style) {
+	pts := []vg.Point{r.Min, {X: r.Max.X, Y: r.Min.Y}, r.Max, {X: r.Min.X, Y: r.Max.Y}}
+	cl := c.ClipPolygonXY(pts)
+	if len(cl) == 0 {
+		return
+	}
+	c.FillPolygon(s.Color, cl)
+	// The visible part of r.
+	v := vg.Rectangle{Min: vg.Point{X: max(r.Min.X, c.Min.X), Y: max(r.Min.Y, c.Min.Y)}, Max: vg.Point{X: min(r.Max.X, c.Max.X), Y: min(r.Max.Y, c.Max.Y)}}
+	if v.Max.X > v.Min.X && v.Max.Y > v.Min.Y {
+		hs := draw.LineStyle{Color: hatchColor(s.Color), Width: vg.Points(0.6)}
+		for _, seg := range hatchLines(v, s.Hatch, vg.Points(3.5)) {
+			c.StrokeLine2(hs, seg[0].X, seg[0].Y, seg[1].X, seg[1].Y)
+		}
+	}
+	c.StrokeLines(draw.LineStyle{Color: color.Black, Width: vg.Points(0.4)}, c.ClipLinesXY(append(pts, pts[0]))...)
+}
+
+// hatchColor is the hatch line colour over fill: white on dark fills,
+// black on light ones.
+func hatchColor(fill color.Color) color.Color {
+	r, g, b, _ := fill.RGBA()
+	if 0.299*float64(r)+0.587*float64(g)+0.114*float64(b) < 0.5*0xffff {
+		return color.White
+	}
+	return color.Black
+}
+
+// hatchLines returns the segments of hatch h inside r, spaced gap apart,
+// anchored to the page (so that neighbouring bars' hatches line up).
+func hatchLines(r vg.Rectangle, h Hatch, gap vg.Length) [][2]vg.Point {
+	var out [][2]vg.Point
+	horiz := func() {
+		for y := vg.Length(math.Ceil(float64(r.Min.Y/gap))) * gap; y <= r.Max.Y; y += gap {
+			out = append(out, [2]vg.Point{{X: r.Min.X, Y: y}, {X: r.Max.X, Y: y}})
+		}
+	}
+	vert := func() {
+		for x := vg.Length(math.Ceil(float64(r.Min.X/gap))) * gap; x <= r.Max.X; x += gap {
+			out = append(out, [2]vg.Point{{X: x, Y: r.Min.Y}, {X: x, Y: r.Max.Y}})
+		}
+	}
+	// diag draws the lines y = s·x + k (s = ±1) for k on the gap grid,
+	// clipped to r.
+	diag := func(s vg.Length) {
+		step := gap * 1.4142
+		kmin, kmax := r.Min.Y-s*r.Max.X, r.Max.Y-s*r.Min.X
+		if s < 0 {
+			kmin, kmax = r.Min.Y-s*r.Min.X, r.Max.Y-s*r.Max.X
+		}
+		for k := vg.Length(math.Ceil(float64(kmin/step))) * step; k <= kmax; k += step {
+			// Intersect y = s·x + k with r.
+			x0, x1 := r.Min.X, r.Max.X
+			// y range constraint: Min.Y ≤ s·x + k ≤ Max.Y.
+			xa, xb := (r.Min.Y-k)/s, (r.Max.Y-k)/s
+			if xa > xb {
+				xa, xb = xb, xa
+			}
+			x0, x1 = max(x0, xa), min(x1, xb)
+			if x1 <= x0 {
+				continue
+			}
+			out = append(out, [2]vg.Point{{X: x0, Y: s*x0 + k}, {X: x1, Y: s*x1 + k}})
+		}
+	}
+	switch h {
+	case Diagonal:
+		diag(1)
+	case AntiDiag:
+		diag(-1)
+	case Cross:
+		diag(1)
+		diag(-1)
+	case Horiz:
+		horiz()
+	case Vert:
+		vert()
+	}
+	return out
 }

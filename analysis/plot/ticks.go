@@ -49,6 +49,7 @@ func (Ticks) Ticks(min, max float64) []plot.Tick {
 	if len(ts) < 2 {
 		return relabel(plot.DefaultTicks{}.Ticks(min, max))
 	}
+	ts = relabel(ts)
 	// Minor ticks between and around the labelled ones.
 	for v := math.Ceil((min-eps)/minor) * minor; v <= max+eps; v += minor {
 		if r := math.Mod(math.Abs(v-lo), step); r < minor/2 || step-r < minor/2 {
@@ -59,11 +60,89 @@ func (Ticks) Ticks(min, max float64) []plot.Tick {
 	return ts
 }
 
+// relabel labels the labelled ticks consistently: Compact numbers, or,
+// when any of them needs an exponent, every nonzero one with an exponent
+// ("2e5", "4e5", …, "1e6" rather than "200000", …, "1e6").
 func relabel(ts []plot.Tick) []plot.Tick {
-	for i := range ts {
-		if ts[i].Label != "" {
-			ts[i].Label = Compact(ts[i].Value)
+	exp := false
+	for _, t := range ts {
+		if t.Label != "" && strings.Contains(Compact(t.Value), "e") {
+			exp = true
 		}
+	}
+	for i := range ts {
+		if ts[i].Label == "" {
+			continue
+		}
+		ts[i].Label = Compact(ts[i].Value)
+		if exp && ts[i].Value != 0 {
+			ts[i].Label = Exp(ts[i].Value)
+		}
+	}
+	return ts
+}
+
+// Exp formats v as mantissa and exponent: "2.5e5", "1e6", "3e-4".
+func Exp(v float64) string {
+	if v == 0 {
+		return "0"
+	}
+	e := math.Floor(math.Log10(math.Abs(v)))
+	m := v / math.Pow(10, e)
+	if math.Abs(m) >= 9.9999995 { // rounding: 9.9999999e5 is 1e6
+		m /= 10
+		e++
+	}
+	return strconv.FormatFloat(m, 'g', 4, 64) + "e" + strconv.Itoa(int(e))
+}
+
+// LogTicks labels the powers of ten of a log axis (and 2 and 5 times them
+// when the axis spans fewer than three decades), with unlabelled minor
+// ticks at 2..9 times each power, and formats every label alike: plain
+// numbers from 0.001 to 10000, else all with exponents ("1e2", …, "1e6").
+type LogTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (LogTicks) Ticks(min, max float64) []plot.Tick {
+	if !(min > 0) || !(max > min) || math.IsInf(max, 0) {
+		return plot.LogTicks{Prec: -1}.Ticks(math.Max(min, 1e-300), math.Max(max, 1))
+	}
+	lo, hi := int(math.Floor(math.Log10(min))), int(math.Ceil(math.Log10(max)))
+	few := hi-lo <= 3
+	var ts []plot.Tick
+	for e := lo; e <= hi; e++ {
+		p := math.Pow(10, float64(e))
+		for m := 1; m <= 9; m++ {
+			v := float64(m) * p
+			if v < min*(1-1e-9) || v > max*(1+1e-9) {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if m == 1 || few && (m == 2 || m == 5) {
+				t.Label = "x"
+			}
+			ts = append(ts, t)
+		}
+	}
+	exp := false
+	for _, t := range ts {
+		if t.Label != "" && (t.Value >= 1e5*(1-1e-9) || t.Value < 1e-3*(1-1e-9)) {
+			exp = true
+		}
+	}
+	labelled := 0
+	for i := range ts {
+		if ts[i].Label == "" {
+			continue
+		}
+		labelled++
+		ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', 6, 64)
+		if exp {
+			ts[i].Label = Exp(ts[i].Value)
+		}
+	}
+	if labelled < 2 { // less than a decade: linear-style labels
+		return relabel(Ticks{}.Ticks(min, max))
 	}
 	return ts
 }

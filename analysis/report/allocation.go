@@ -106,10 +106,10 @@ func buildAllocation(c *Context, e *results.Experiment, idx int) ([]Page, error)
 			m.note += " On " + e.Machine + ", blocks are runs of consecutive node numbers (mesh: y*W+x; hypercube: addresses)."
 		}
 		if e.Sweep() {
-			parts := chunks(e.Pairs(), curvePairs)
-			for pi, part := range parts {
-				p := plot.New(fmt.Sprintf("%s vs offered load: %s%s", capitalize(m.name), e.Name, partSuffix(pi, len(parts))), "offered load", m.axis)
-				fig := &plot.Figure{Name: fmt.Sprintf("exp%d-%s-vs-load-%d", idx, m.key, pi+1), Plot: p, Note: m.note}
+			for _, g := range c.groups(e) {
+				part := g.Pairs
+				p := plot.New(fmt.Sprintf("%s vs offered load: %s%s", capitalize(m.name), c.expTitle(e), g.suffix()), "offered load", m.axis)
+				fig := &plot.Figure{Name: fmt.Sprintf("exp%d-%s-vs-load%s", idx, m.key, g.name()), Plot: p, Note: m.note}
 				var allM, allH []float64
 				for k, pair := range part {
 					var xs, ys, hw []float64
@@ -121,11 +121,11 @@ func buildAllocation(c *Context, e *results.Experiment, idx int) ([]Page, error)
 						xs, ys, hw = append(xs, cells[i].Load), append(ys, ci.Mean), append(hw, ci.HalfWidth)
 					}
 					allM, allH = append(allM, ys...), append(allH, hw...)
-					fig.Legend = append(fig.Legend, plot.Curve(p, pair.String(), c.Style(pair), xs, ys, hw, dodge(e, k, len(part))))
+					fig.Legend = append(fig.Legend, plot.Curve(p, pair.String(), c.StyleIn(e, pair), xs, ys, hw, dodge(e, k, len(part))))
 				}
 				setYRange(p, fig, allM, allH, true)
 				loadTicks(p, e)
-				pages = append(pages, &FigurePage{Fig: fig})
+				pages = append(pages, &FigurePage{Fig: fig, Appendix: g.Appendix})
 			}
 			continue
 		}
@@ -134,10 +134,9 @@ func buildAllocation(c *Context, e *results.Experiment, idx int) ([]Page, error)
 			if len(e.Traces) > maxHBarTraces {
 				break
 			}
-			parts := chunks(e.Pairs(), hbarPairs)
-			for pi, part := range parts {
-				title := fmt.Sprintf("%s per policy pair: %s, %s%s", capitalize(m.name), e.Name, tr, partSuffix(pi, len(parts)))
-				p := pairBars(c, title, m.axis, part, func(pair results.Pair) (float64, float64) {
+			for _, g := range c.groups(e) {
+				title := fmt.Sprintf("%s per policy pair: %s%s%s", capitalize(m.name), c.expTitle(e), traceTitle(e, tr), g.suffix())
+				p := pairBars(c, e, title, m.axis, g.Pairs, func(pair results.Pair) (float64, float64) {
 					v, hw := math.NaN(), math.NaN()
 					for i := range cells {
 						if cells[i].Pair == pair && cells[i].Trace == tr {
@@ -147,7 +146,12 @@ func buildAllocation(c *Context, e *results.Experiment, idx int) ([]Page, error)
 					}
 					return v, hw
 				})
-				pages = append(pages, &FigurePage{Fig: &plot.Figure{Name: fmt.Sprintf("exp%d-%s-%s-%d", idx, m.key, sanitize(tr), pi+1), Plot: p, Note: "Trace " + tr + ". " + m.note}})
+				p.X.Min = math.Min(0, p.X.Min)
+				note := m.note
+				if len(e.Traces) > 1 {
+					note = "Trace " + tr + ". " + note
+				}
+				pages = append(pages, &FigurePage{Fig: &plot.Figure{Name: fmt.Sprintf("exp%d-%s-%s%s", idx, m.key, sanitize(tr), g.name()), Plot: p, Note: note}, Appendix: g.Appendix})
 			}
 		}
 	}

@@ -35,7 +35,7 @@ func buildBaseline(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 	}
 	cols := []string{"mean_response", "mean_wait", "mean_bsld", "utilization"}
 	t := &table.Table{Name: fmt.Sprintf("exp%d-baseline", idx),
-		Title:  fmt.Sprintf("Relative difference to %s (%%): %s", c.Baseline, e.Name),
+		Title:  fmt.Sprintf("Relative difference to %s (%%): %s", c.Baseline, c.expTitle(e)),
 		Header: []string{"alloc", "sched", point, "n"},
 		Align:  []table.Align{table.Left, table.Left, table.Right, table.Right},
 		Notes:  fmt.Sprintf("100*(mean x / mean base - 1) over the runs both have (paired on trace and rep), ± the %g%% delta-method (ratio estimator) Student-t half-width. Negative is lower than the baseline.", c.Level*100)}
@@ -75,10 +75,10 @@ func buildBaseline(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 	if e.Sweep() {
 		// Figure: relative mean response against load.
 		unitless := "relative difference in mean response time (%)"
-		parts := chunks(e.Pairs(), curvePairs)
-		for pi, part := range parts {
-			p := plot.New(fmt.Sprintf("Mean response relative to %s: %s%s", c.Baseline, e.Name, partSuffix(pi, len(parts))), "offered load", unitless)
-			fig := &plot.Figure{Name: fmt.Sprintf("exp%d-baseline-%d", idx, pi+1), Plot: p, Note: fmt.Sprintf("Paired on replication; error bars: %g%% confidence intervals.", c.Level*100)}
+		for _, g := range c.groups(e) {
+			part := g.Pairs
+			p := plot.New(fmt.Sprintf("Mean response relative to %s: %s%s", c.Baseline, c.expTitle(e), g.suffix()), "offered load", unitless)
+			fig := &plot.Figure{Name: fmt.Sprintf("exp%d-baseline%s", idx, g.name()), Plot: p, Note: fmt.Sprintf("Paired on replication; error bars: %g%% confidence intervals.", c.Level*100)}
 			var allM, allH []float64
 			for k, pair := range part {
 				if pair == *c.Baseline {
@@ -97,12 +97,12 @@ func buildBaseline(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 					xs, ys, hw = append(xs, cl.Load), append(ys, 100*ci.Mean), append(hw, 100*ci.HalfWidth)
 				}
 				allM, allH = append(allM, ys...), append(allH, hw...)
-				fig.Legend = append(fig.Legend, plot.Curve(p, pair.String(), c.Style(pair), xs, ys, hw, dodge(e, k, len(part))))
+				fig.Legend = append(fig.Legend, plot.Curve(p, pair.String(), c.StyleIn(e, pair), xs, ys, hw, dodge(e, k, len(part))))
 			}
 			setYRange(p, fig, allM, allH, false)
 			loadTicks(p, e)
 			if len(fig.Legend) > 0 {
-				pages = append(pages, &FigurePage{Fig: fig})
+				pages = append(pages, &FigurePage{Fig: fig, Appendix: g.Appendix})
 			}
 		}
 	}

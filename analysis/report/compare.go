@@ -232,7 +232,7 @@ func (cmp *Comparison) Pages() []Page {
 			}
 			slices.Sort(loads)
 			pseudo := &results.Experiment{Loads: loads}
-			parts := chunks(expPairs, curvePairs)
+			parts := chunks(expPairs, plot.MaxCurves)
 			for pi, part := range parts {
 				p := plot.New(fmt.Sprintf("Relative change in %s, B vs A%s%s", m.Name, title, partSuffix(pi, len(parts))), "offered load", "100 (B - A) / A (%)")
 				name := fmt.Sprintf("compare-%s-%d", col, pi+1)
@@ -247,7 +247,7 @@ func (cmp *Comparison) Pages() []Page {
 						xs, ys, hw = append(xs, d.Load), append(ys, 100*d.Rel.Mean), append(hw, 100*d.Rel.HalfWidth)
 					}
 					allM, allH = append(allM, ys...), append(allH, hw...)
-					fig.Legend = append(fig.Legend, plot.Curve(p, pair.String(), plot.StyleOf(indexOf(pairs, pair)), xs, ys, hw, dodge(pseudo, i, len(part))))
+					fig.Legend = append(fig.Legend, plot.Curve(p, pair.String(), plot.StyleOf(i), xs, ys, hw, dodge(pseudo, i, len(part))))
 				}
 				setYRange(p, fig, allM, allH, false)
 				loadTicks(p, pseudo)

@@ -55,8 +55,6 @@ func buildCurves(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 	for i := range cells {
 		byPair[cells[i].Pair] = append(byPair[cells[i].Pair], &cells[i])
 	}
-	unit := expUnit(c, e)
-	parts := chunks(e.Pairs(), curvePairs)
 	var pages []Page
 	minReps, maxReps := math.MaxInt, 0
 	for i := range cells {
@@ -71,9 +69,16 @@ func buildCurves(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 			continue
 		}
 		m, _ := metrics.Lookup(col)
-		for pi, part := range parts {
-			p := plot.New(fmt.Sprintf("%s vs offered load: %s%s", capitalize(m.Name), e.Name, partSuffix(pi, len(parts))), "offered load", m.AxisLabel(unit))
-			fig := &plot.Figure{Name: fmt.Sprintf("exp%d-%s-vs-load-%d", idx, col, pi+1), Plot: p, Note: note}
+		// Time and rate axes in hours or days on long real logs.
+		var vals []float64
+		for i := range cells {
+			vals = append(vals, cells[i].CI(col, c.Level).Mean)
+		}
+		scale, axis := metricAxis(c, e, m, typical(vals))
+		for _, g := range c.groups(e) {
+			part := g.Pairs
+			p := plot.New(fmt.Sprintf("%s vs offered load: %s%s", capitalize(m.Name), c.expTitle(e), g.suffix()), "offered load", axis)
+			fig := &plot.Figure{Name: fmt.Sprintf("exp%d-%s-vs-load%s", idx, col, g.name()), Plot: p, Note: note}
 			var allM, allH []float64
 			undrawn := 0
 			for k, pair := range part {
@@ -84,18 +89,18 @@ func buildCurves(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 						undrawn++
 					}
 					xs = append(xs, cell.Load)
-					ys = append(ys, ci.Mean)
-					hw = append(hw, ci.HalfWidth)
+					ys = append(ys, ci.Mean*scale)
+					hw = append(hw, ci.HalfWidth*scale)
 				}
 				allM, allH = append(allM, ys...), append(allH, hw...)
-				fig.Legend = append(fig.Legend, plot.Curve(p, pair.String(), c.Style(pair), xs, ys, hw, dodge(e, k, len(part))))
+				fig.Legend = append(fig.Legend, plot.Curve(p, pair.String(), c.StyleIn(e, pair), xs, ys, hw, dodge(e, k, len(part))))
 			}
 			setYRange(p, fig, allM, allH, true)
 			loadTicks(p, e)
 			if undrawn > 0 {
 				fig.Note += fmt.Sprintf(" %d point(s) with an infinite or undefined mean are not drawn (power is +Inf when no job waited in a replication).", undrawn)
 			}
-			pages = append(pages, &FigurePage{Fig: fig})
+			pages = append(pages, &FigurePage{Fig: fig, Appendix: g.Appendix})
 		}
 	}
 	return pages, nil
@@ -112,4 +117,20 @@ func repRange(lo, hi int) string {
 		s += " (none where only one)"
 	}
 	return s
+}
+
+// metricAxis returns the factor to multiply a metric's values by and the
+// axis label: times in hours or days and rates per hour or per day on
+// real logs spanning days (valueScale, rateScale), else the trace's unit;
+// typ is a typical (median) value.
+func metricAxis(c *Context, e *results.Experiment, m metrics.Metric, typ float64) (float64, string) {
+	switch m.Unit {
+	case metrics.Time:
+		div, u := valueScale(c, e, typ)
+		return 1 / div, m.Name + " (" + u + ")"
+	case metrics.PerTime:
+		f, u := rateScale(c, e, typ)
+		return f, m.Name + " (" + u + ")"
+	}
+	return 1, m.AxisLabel(expUnit(c, e))
 }

@@ -17,14 +17,6 @@ import (
 
 // Helpers shared by the page builders.
 
-// Chunk sizes: how many pairs share one figure.
-const (
-	curvePairs  = 20 // metric-vs-load curves
-	cdfPairs    = 10
-	seriesPairs = 6
-	barPairs    = 8
-)
-
 func hasJobs(c *Context, _ *results.Experiment) bool { return c.Set.NumJobs() > 0 }
 
 // chunks splits pairs into groups of at most n, balanced.
@@ -119,11 +111,13 @@ func dodge(e *results.Experiment, k, n int) float64 {
 // the note when error bars are clipped.
 func setYRange(p *goplot.Plot, fig *plot.Figure, means, hw []float64, nonNeg bool) {
 	mlo, mhi := plot.Bounds(means)
-	if nonNeg && mlo > 0 && mhi/mlo > 1000 {
-		// Values over three or more orders of magnitude (slowdowns of
-		// very short jobs): a log axis; error bars below it are clipped.
+	if nonNeg && mlo > 0 && mhi/mlo > 30 {
+		// Values over more than a factor of 30 (an FCFS pair at high
+		// load beside backfilling ones, slowdowns of very short jobs): a
+		// log axis, so that the lower curves are not squashed; error
+		// bars below it are clipped.
 		p.Y.Scale = goplot.LogScale{}
-		p.Y.Tick.Marker = goplot.LogTicks{Prec: -1}
+		p.Y.Tick.Marker = plot.LogTicks{}
 		p.Y.Min, p.Y.Max = mlo/1.5, mhi*1.5
 		p.Y.Label.Text += " (log scale)"
 		return
@@ -256,21 +250,22 @@ func sanitize(s string) string {
 // pairBars draws one horizontal bar per pair (the first pair on top), each
 // with its confidence half-width from value and the pair's style, labelled
 // by pair name.
-func pairBars(c *Context, title, axis string, part []results.Pair, value func(results.Pair) (mean, halfWidth float64)) *goplot.Plot {
+func pairBars(c *Context, e *results.Experiment, title, axis string, part []results.Pair, value func(results.Pair) (mean, halfWidth float64)) *goplot.Plot {
 	p := plot.New(title, axis, "")
-	hb := &plot.HBars{Height: 0.7}
+	hb := &plot.HBars{Height: 0.6}
 	labels := make([]string, len(part))
 	// Row 0 is drawn at the bottom: reverse so the first pair is on top.
 	for k := len(part) - 1; k >= 0; k-- {
 		pair := part[k]
 		v, hw := value(pair)
+		hb.Labels = append(hb.Labels, fmtNum(v))
 		hb.Values = append(hb.Values, v)
 		hb.HalfWidths = append(hb.HalfWidths, hw)
-		hb.Styles = append(hb.Styles, c.Style(pair))
+		hb.Styles = append(hb.Styles, c.StyleIn(e, pair))
 		labels[len(part)-1-k] = pair.String()
 	}
 	p.Add(hb)
 	p.NominalY(labels...)
-	p.Y.Tick.Label.Font = plot.Font(vg.Length(max(6.5, min(9, 300/float64(len(part))))))
+	p.Y.Tick.Label.Font = plot.Font(vg.Length(9))
 	return p
 }

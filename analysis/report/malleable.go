@@ -208,7 +208,7 @@ func hasAlphaCurve(c *Context, e *results.Experiment) bool {
 }
 
 // alphaCurvesPerFigure is the most curves one R-vs-α figure holds.
-const alphaCurvesPerFigure = 8
+const alphaCurvesPerFigure = plot.MaxCurves
 
 // buildAlphaCurves draws R̄ against α, one figure per X, one curve per
 // load (or trace), with MalleableLevel Student-t intervals across
@@ -261,7 +261,7 @@ func buildAlphaCurves(c *Context, e *results.Experiment, idx int) ([]Page, error
 				// α > 0 under heavy tails is orders of magnitude above
 				// α ≤ 0 (MRWF-like starvation): a log axis keeps both legible.
 				p.Y.Scale = goplot.LogScale{}
-				p.Y.Tick.Marker = goplot.LogTicks{Prec: -1}
+				p.Y.Tick.Marker = plot.LogTicks{}
 				p.Y.Min, p.Y.Max = lo/1.5, hi*1.5
 				p.Y.Label.Text += " (log scale)"
 			} else {
@@ -550,45 +550,59 @@ const normCap = 3.5
 func buildNormalised(c *Context, _ *results.Experiment, _ int) ([]Page, error) {
 	var pages []Page
 	for pi, pn := range normalisedPanels(c) {
-		p := plot.New(fmt.Sprintf("Mean response normalised to Equipartition: %s, %s", pn.Family, pn.Title), "efficiency range eps_min–eps_max (integers uniform unless named)", "R / R_EQ (ratio of mean responses)")
-		bars := &ciBars{Bars: plot.Bars{Width: 0.8}, Cap: normCap}
-		fig := &plot.Figure{Name: fmt.Sprintf("malleable-normalised-%d", pi+1), Plot: p}
-		top := 0.0
-		reps := map[int]bool{}
-		for si, s := range pn.Scheds {
-			vals := make([]float64, len(pn.Groups))
-			hws := make([]float64, len(pn.Groups))
-			for gi, g := range pn.Groups {
-				vals[gi], hws[gi] = math.NaN(), math.NaN()
-				for _, b := range pn.Bars[g] {
-					if b.Sched == s {
-						vals[gi], hws[gi] = b.CI.Mean, b.CI.HalfWidth
-						reps[b.CI.N] = true
-						if v := b.CI.Mean + math.Max(0, b.CI.HalfWidth); !math.IsNaN(v) {
-							top = math.Max(top, v)
-						}
+		// At most plot.MaxCurves policies per chart.
+		nparts := (len(pn.Scheds) + plot.MaxCurves - 1) / plot.MaxCurves
+		for part := range nparts {
+			scheds := pn.Scheds[part*len(pn.Scheds)/nparts : (part+1)*len(pn.Scheds)/nparts]
+			suffix, name := "", fmt.Sprintf("malleable-normalised-%d", pi+1)
+			if nparts > 1 {
+				suffix, name = fmt.Sprintf(" (policies %d/%d)", part+1, nparts), fmt.Sprintf("malleable-normalised-%d-%d", pi+1, part+1)
+			}
+			pages = append(pages, normalisedFigure(pn, scheds, suffix, name))
+		}
+	}
+	return pages, nil
+}
+
+// normalisedFigure is the chart of one panel's policies scheds.
+func normalisedFigure(pn *normPanel, scheds []string, suffix, name string) Page {
+	p := plot.New(fmt.Sprintf("Mean response normalised to Equipartition: %s, %s%s", pn.Family, pn.Title, suffix), "efficiency range eps_min–eps_max (integers uniform unless named)", "R / R_EQ (ratio of mean responses)")
+	bars := &ciBars{Bars: plot.Bars{Width: 0.8}, Cap: normCap}
+	fig := &plot.Figure{Name: name, Plot: p}
+	top := 0.0
+	reps := map[int]bool{}
+	for si, s := range scheds {
+		vals := make([]float64, len(pn.Groups))
+		hws := make([]float64, len(pn.Groups))
+		for gi, g := range pn.Groups {
+			vals[gi], hws[gi] = math.NaN(), math.NaN()
+			for _, b := range pn.Bars[g] {
+				if b.Sched == s {
+					vals[gi], hws[gi] = b.CI.Mean, b.CI.HalfWidth
+					reps[b.CI.N] = true
+					if v := b.CI.Mean + math.Max(0, b.CI.HalfWidth); !math.IsNaN(v) {
+						top = math.Max(top, v)
 					}
 				}
 			}
-			st := plot.StyleOf(si)
-			bars.Values = append(bars.Values, vals)
-			bars.HalfWidths = append(bars.HalfWidths, hws)
-			bars.Styles = append(bars.Styles, st)
-			fig.Legend = append(fig.Legend, plot.Entry{Label: s, Style: st, Bar: true})
 		}
-		p.Add(bars)
-		one := plotter.NewFunction(func(float64) float64 { return 1 })
-		one.LineStyle = draw.LineStyle{Color: color.Black, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(1.5), vg.Points(2.5)}}
-		p.Add(one)
-		p.NominalX(pn.Groups...)
-		if len(pn.Groups) == 1 {
-			p.X.Min, p.X.Max = -1.5, 1.5 // one group: keep its bars from filling the page
-		}
-		p.Y.Min, p.Y.Max = 0, math.Min(normCap, math.Max(1.2, top*1.08))
-		fig.Note = fmt.Sprintf("Mean response over EQ's, paired on trace and replication; %g%% delta-method intervals, %s replications (Guha's level). Dotted line: 1 (EQ). Bars above %g cut and labelled.", 100*MalleableLevel, repList(reps), normCap)
-		pages = append(pages, &FigurePage{Fig: fig})
+		st := plot.StyleOf(si)
+		bars.Values = append(bars.Values, vals)
+		bars.HalfWidths = append(bars.HalfWidths, hws)
+		bars.Styles = append(bars.Styles, st)
+		fig.Legend = append(fig.Legend, plot.Entry{Label: s, Style: st, Bar: true})
 	}
-	return pages, nil
+	p.Add(bars)
+	one := plotter.NewFunction(func(float64) float64 { return 1 })
+	one.LineStyle = draw.LineStyle{Color: color.Black, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(1.5), vg.Points(2.5)}}
+	p.Add(one)
+	p.NominalX(pn.Groups...)
+	if len(pn.Groups) == 1 {
+		p.X.Min, p.X.Max = -1.5, 1.5 // one group: keep its bars from filling the page
+	}
+	p.Y.Min, p.Y.Max = 0, math.Min(normCap, math.Max(1.2, top*1.08))
+	fig.Note = fmt.Sprintf("Mean response over EQ's, paired on trace and replication; %g%% delta-method intervals, %s replications (Guha's level). Dotted line: 1 (EQ). Bars above %g cut and labelled.", 100*MalleableLevel, repList(reps), normCap)
+	return &FigurePage{Fig: fig}
 }
 
 // ciBars draws groups of bars like plot.Bars (series colours, a marker

@@ -383,7 +383,7 @@ func buildMeshMaps(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 	for _, in := range meshInstants(c, runs[ref], ref, m.Procs) {
 		for pi, part := range pages {
 			pg := &MeshMapPage{W: m.Width, H: m.Height,
-				Title: fmt.Sprintf("Mesh at t = %s (%s): %s, %s%s", plot.Compact(in.T), in.Short, e.Name, f.Label, partSuffix(pi, len(pages)))}
+				Title: fmt.Sprintf("Mesh at t = %s (%s): %s%s%s", plot.Compact(in.T), in.Short, c.expTitle(e), focusTitle(e, f), partSuffix(pi, len(pages)))}
 			unplaced := 0
 			for _, pair := range part {
 				s, err := snapshotAt(runs[pair], m, in.T)
@@ -569,18 +569,19 @@ func buildMeshSizeGroups(c *Context, e *results.Experiment, idx int) ([]Page, er
 		}
 		parts := pairPages(byScheduler(ps, ref), sizePairs)
 		for pi, part := range parts {
-			p := plot.New(fmt.Sprintf("Mean response time by size group: %s, %s%s", e.Name, f.Label, partSuffix(pi, len(parts))),
+			p := plot.New(fmt.Sprintf("Mean response time by size group: %s%s%s", c.expTitle(e), focusTitle(e, f), partSuffix(pi, len(parts))),
 				"requested processors (quarters of the mesh)", "mean response time ("+unit+")")
 			bars := &plot.Bars{Width: 0.8}
 			fig := &plot.Figure{Name: fmt.Sprintf("exp%d-mesh-size-groups-%s-%d", idx, f.Name, pi+1), Plot: p, Note: note + " SD in the table."}
-			for _, pair := range part {
+			for k, pair := range part {
 				vals := make([]float64, len(bounds))
 				for k, g := range stats[pair] {
 					vals[k] = g.Mean
 				}
+				// Styles by position: the bars of one chart always differ.
 				bars.Values = append(bars.Values, vals)
-				bars.Styles = append(bars.Styles, c.Style(pair))
-				fig.Legend = append(fig.Legend, plot.Entry{Label: pair.String(), Style: c.Style(pair), Bar: true})
+				bars.Styles = append(bars.Styles, plot.StyleOf(k))
+				fig.Legend = append(fig.Legend, plot.Entry{Label: pair.String(), Style: plot.StyleOf(k), Bar: true})
 			}
 			p.Add(bars)
 			p.NominalX(labels...)
@@ -588,7 +589,7 @@ func buildMeshSizeGroups(c *Context, e *results.Experiment, idx int) ([]Page, er
 			pages = append(pages, &FigurePage{Fig: fig})
 		}
 		t := &table.Table{Name: fmt.Sprintf("exp%d-mesh-size-groups-%s", idx, f.Name),
-			Title:  fmt.Sprintf("Response time by size group: %s, %s", e.Name, f.Label),
+			Title:  fmt.Sprintf("Response time by size group: %s%s", c.expTitle(e), focusTitle(e, f)),
 			Header: []string{"alloc", "sched"}, Align: []table.Align{table.Left, table.Left},
 			Notes: fmt.Sprintf("Mean and standard deviation (n-1 divisor) of the response time in %s, and jobs, per group of requested processors. %s", unit, note)}
 		for _, l := range labels {

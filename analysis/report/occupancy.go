@@ -118,7 +118,7 @@ func buildOccupancy(c *Context, e *results.Experiment, idx int) ([]Page, error) 
 			occ.Rects[i].T0 /= div
 			occ.Rects[i].T1 /= div
 		}
-		p := plot.New(fmt.Sprintf("Processor occupancy: %s, %s, %s", e.Name, f.Label, pair), "time ("+tunit+")", ylabel)
+		p := plot.New(fmt.Sprintf("Processor occupancy under %s: %s%s", pair, c.expTitle(e), focusTitle(e, f)), "time ("+tunit+")", ylabel)
 		p.Add(occ)
 		p.X.Min, p.X.Max = w.Start/div, w.End/div
 		p.Y.Min = 0
@@ -127,7 +127,7 @@ func buildOccupancy(c *Context, e *results.Experiment, idx int) ([]Page, error) 
 		}
 		fig := &plot.Figure{Name: fmt.Sprintf("exp%d-occupancy-%s", idx, f.Name), Plot: p,
 			Legend: []plot.Entry{{Label: "one job (gray shades alternate by job id)", Style: plot.Style{Color: plotGray}, Bar: true}},
-			Note:   fmt.Sprintf("Trace %s, window [%s, %s] %s; %s.", f.Traces[0], plot.Compact(w.Start), plot.Compact(w.End), unit, how)}
+			Note:   fmt.Sprintf("Trace %s, window [%s, %s] %s; %s.", f.Traces[0], plot.Compact(w.Start/div), plot.Compact(w.End/div), tunit, how)}
 		pages = append(pages, &FigurePage{Fig: fig})
 	}
 	return pages, nil

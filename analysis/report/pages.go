@@ -19,8 +19,12 @@ var (
 
 // FigurePage is a page holding one figure, drawn inside the page margins.
 type FigurePage struct {
-	Fig *plot.Figure
+	Fig      *plot.Figure
+	Appendix bool // the page goes to the appendix section
 }
+
+// InAppendix reports whether the page belongs to the appendix.
+func (p *FigurePage) InAppendix() bool { return p.Appendix }
 
 // Draw implements Page.
 func (p *FigurePage) Draw(c draw.Canvas) {

@@ -1,9 +1,11 @@
 // Package report assembles the multi-page PDF report of a results
-// directory (title page with provenance, then per experiment: metric-vs-
-// load curves with confidence intervals, CDFs, time series, size-class
-// bars, an occupancy chart and summary tables), exports its figures
-// (SVG/PNG/EPS/PDF) and tables (Markdown/CSV/LaTeX), and compares two
-// result sets.
+// directory (a ranking of the pairs per experiment, a title page with
+// provenance, then per experiment: metric-vs-load curves with confidence
+// intervals, CDFs, time series, size-class bars, an occupancy chart and
+// summary tables, at most plot.MaxCurves curves per figure, the pairs not
+// featured in an appendix), exports its figures at paper sizes
+// (PDF/SVG/PNG/EPS) and tables (Markdown/CSV/booktabs LaTeX), and compares
+// two result sets.
 //
 // The page set is a registry of Builders: each declares whether it applies
 // to the whole result set or to one experiment, and to which; later machine
@@ -32,13 +34,12 @@ import (
 	"github.com/schedlab/schedlab/trace"
 )
 
-// Page sizes: A4 landscape for the report, a paper figure size for exports.
+// Page size of the report: A4 landscape. Exported figures have the paper
+// sizes of plot.PaperSizes.
 var (
-	PageWidth    = vg.Points(841.89)
-	PageHeight   = vg.Points(595.28)
-	Margin       = vg.Inch / 2
-	FigureWidth  = 7 * vg.Inch
-	FigureHeight = 5 * vg.Inch
+	PageWidth  = vg.Points(841.89)
+	PageHeight = vg.Points(595.28)
+	Margin     = vg.Inch / 2
 )
 
 // Window is the time window of the occupancy (Gantt) chart. The zero
@@ -50,16 +51,21 @@ func (w Window) Set() bool { return w.End > w.Start }
 
 // Options configures Generate.
 type Options struct {
-	In         string   // results directory (jobs/summary/series.parquet)
-	Out        string   // PDF path; "" writes no PDF
-	FiguresDir string   // when set, every figure is also written here
-	Formats    []string // figure formats for FiguresDir: svg, png, eps, pdf (default svg)
-	TablesDir  string   // when set, every table is written here as .md, .csv and .tex
-	Baseline   string   // "alloc/sched": add relative differences to this pair
-	Window     Window   // occupancy chart window
-	Level      float64  // confidence level (default 0.95)
-	Quiet      bool     // no progress on Log (warnings are still written)
-	Log        io.Writer
+	In         string         // results directory (jobs/summary/series.parquet)
+	Out        string         // PDF path; "" writes no PDF
+	FiguresDir string         // when set, every figure is also written here
+	Formats    []string       // figure formats for FiguresDir: svg, png, eps, pdf (default svg)
+	TablesDir  string         // when set, every table is written here as .md, .csv and .tex
+	Baseline   string         // "alloc/sched": add relative differences to this pair
+	Pairs      []results.Pair // pairs to show in the main figures besides the best ones
+	// SteadyState adds the MSER-5 steady-state table on real logs too
+	// (synthetic traces always get it): warm-up deletion can discard up to
+	// half of a log that has no steady state to find.
+	SteadyState bool
+	Window      Window  // occupancy chart window
+	Level       float64 // confidence level (default 0.95)
+	Quiet       bool    // no progress on Log (warnings are still written)
+	Log         io.Writer
 }
 
 // Context is what builders see.
@@ -75,7 +81,8 @@ type Context struct {
 	// every run counted jobs. Generate logs it and the title page shows it.
 	Warning string
 	styles  map[results.Pair]plot.Style
-	dig     *digest // what the pages keep of each run's jobs (prepare)
+	sels    map[string]*selection // per experiment name: what its figures show
+	dig     *digest               // what the pages keep of each run's jobs (prepare)
 }
 
 // Style returns the figure style of a pair: the same in every figure.
@@ -165,13 +172,35 @@ func NewContext(set *results.Set, opts Options) (*Context, error) {
 		}
 		ctx.Baseline = &b
 	}
+	for _, p := range opts.Pairs {
+		if _, ok := ctx.styles[p]; !ok {
+			return nil, fmt.Errorf("--pairs %q: no such pair in %s", p, filepath.Join(set.Dir, schema.SummaryFile))
+		}
+	}
 	return ctx, nil
 }
 
-// Pages builds every page of the report in order.
+// appendixPage is a page that belongs to the appendix section.
+type appendixPage interface{ InAppendix() bool }
+
+// Pages builds every page of the report in order: the global pages, each
+// experiment's pages, then the appendix (the figures of the pairs not
+// featured), introduced by a page saying what it holds.
 func (ctx *Context) Pages() ([]Page, error) {
-	if err := ctx.prepare(); err != nil {
+	main, app, err := ctx.pages()
+	if err != nil {
 		return nil, err
+	}
+	if len(app) > 0 {
+		main = append(main, ctx.appendixIntro())
+		main = append(main, app...)
+	}
+	return main, nil
+}
+
+func (ctx *Context) pages() (main, appendix []Page, err error) {
+	if err := ctx.prepare(); err != nil {
+		return nil, nil, err
 	}
 	var pages []Page
 	for _, b := range builders {
@@ -180,7 +209,7 @@ func (ctx *Context) Pages() ([]Page, error) {
 		}
 		ps, err := b.Build(ctx, nil, 0)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", b.Name, err)
+			return nil, nil, fmt.Errorf("%s: %w", b.Name, err)
 		}
 		pages = append(pages, ps...)
 	}
@@ -196,12 +225,38 @@ func (ctx *Context) Pages() ([]Page, error) {
 			}
 			ps, err := b.Build(ctx, e, i+1)
 			if err != nil {
-				return nil, fmt.Errorf("%s (experiment %s): %w", b.Name, e.Name, err)
+				return nil, nil, fmt.Errorf("%s (experiment %s): %w", b.Name, e.Name, err)
 			}
-			pages = append(pages, ps...)
+			for _, p := range ps {
+				if a, ok := p.(appendixPage); ok && a.InAppendix() {
+					appendix = append(appendix, p)
+				} else {
+					pages = append(pages, p)
+				}
+			}
 		}
 	}
-	return pages, nil
+	return pages, appendix, nil
+}
+
+// appendixIntro is the page that opens the appendix: per experiment, the
+// groups of pairs its figures show.
+func (ctx *Context) appendixIntro() Page {
+	lines := [][2]string{{"", "The main section shows, per experiment, the reference pair, the pairs named with --pairs and the best pairs on mean response, bounded slowdown and utilization, at most " + itoa(plot.MaxCurves) + " per figure. The figures that follow show the other pairs in groups of at most " + itoa(plot.MaxCurves) + ", in the same order of figures."}}
+	for i := range ctx.Experiments {
+		e := &ctx.Experiments[i]
+		for _, g := range ctx.groups(e) {
+			if !g.Appendix {
+				continue
+			}
+			names := make([]string, len(g.Pairs))
+			for k, p := range g.Pairs {
+				names[k] = p.String()
+			}
+			lines = append(lines, [2]string{fmt.Sprintf("Experiment %d, group %d", i+1, g.Part), strings.Join(names, "; ")})
+		}
+	}
+	return &TextPage{Title: "Appendix: the other policy pairs", Lines: lines}
 }
 
 // noJobCounted reports whether no run of the experiment counted a job.
@@ -377,17 +432,29 @@ func (ctx *Context) export(pages []Page) error {
 		if err := os.MkdirAll(ctx.Opts.FiguresDir, 0o755); err != nil {
 			return err
 		}
+		var captions strings.Builder
+		captions.WriteString("# Figures\n\nEach figure is written at column width (NAME-col, 3.5 in) and page width (NAME-page, 7 in), without its title and note: they are its caption below.\n")
 		for _, p := range pages {
 			n, ok := p.(Named)
 			if !ok {
 				continue
 			}
+			fig := n.Figure()
 			for _, f := range formats {
-				path := filepath.Join(ctx.Opts.FiguresDir, n.FigureName()+"."+f)
-				if err := n.Figure().Save(path, FigureWidth, FigureHeight); err != nil {
-					return err
+				for _, sz := range plot.PaperSizes {
+					path := filepath.Join(ctx.Opts.FiguresDir, n.FigureName()+"-"+sz.Suffix+"."+f)
+					if err := fig.SaveAs(path, sz); err != nil {
+						return err
+					}
 				}
 			}
+			fmt.Fprintf(&captions, "\n## %s\n\n%s\n", n.FigureName(), fig.Caption())
+		}
+		if err := trace.AtomicWrite(filepath.Join(ctx.Opts.FiguresDir, "captions.md"), func(w io.Writer) error {
+			_, err := io.WriteString(w, captions.String())
+			return err
+		}); err != nil {
+			return err
 		}
 	}
 	if ctx.Opts.TablesDir != "" {

@@ -33,7 +33,7 @@ func TestGenerateSweepDeterministic(t *testing.T) {
 	in := writeFixture(t, sweepSpec)
 	out := t.TempDir()
 	base := fixture.PairName(0)
-	opts := Options{In: in, Out: filepath.Join(out, "a.pdf"), FiguresDir: filepath.Join(out, "fig"), Formats: []string{"svg", "png", "eps"}, TablesDir: filepath.Join(out, "tab"), Baseline: base.Alloc + "/" + base.Sched, Quiet: true}
+	opts := Options{In: in, Out: filepath.Join(out, "a.pdf"), FiguresDir: filepath.Join(out, "fig"), Formats: []string{"svg", "pdf", "eps"}, TablesDir: filepath.Join(out, "tab"), Baseline: base.Alloc + "/" + base.Sched, Quiet: true}
 	if err := Generate(opts); err != nil {
 		t.Fatal(err)
 	}
@@ -53,18 +53,27 @@ func TestGenerateSweepDeterministic(t *testing.T) {
 	if !bytes.Contains(a, []byte("/FontFile2")) {
 		t.Error("fonts not embedded")
 	}
-	// Every figure in three formats, identical across runs.
-	figs, _ := filepath.Glob(filepath.Join(out, "fig", "*"))
-	if len(figs) == 0 || len(figs)%3 != 0 {
+	// Every figure in three formats at two widths, identical across runs,
+	// and their captions.
+	figs, _ := filepath.Glob(filepath.Join(out, "fig", "*-*.*"))
+	if len(figs) == 0 || len(figs)%6 != 0 {
 		t.Fatalf("%d figure files", len(figs))
 	}
-	for _, want := range []string{"exp1-mean_response-vs-load-1.svg", "exp1-cdf-wait-load0.9-1.png", "exp1-occupancy-load0.9.eps", "exp1-baseline-1.svg"} {
+	for _, want := range []string{"exp1-mean_response-vs-load-col.svg", "exp1-mean_response-vs-load-page.pdf", "exp1-cdf-wait-load0.9-col.pdf", "exp1-occupancy-load0.9-page.eps", "exp1-baseline-col.svg", "captions.md"} {
 		if _, err := os.Stat(filepath.Join(out, "fig", want)); err != nil {
 			t.Errorf("missing figure %s", want)
 		}
 	}
+	col, _ := os.ReadFile(filepath.Join(out, "fig", "exp1-mean_response-vs-load-col.pdf"))
+	if !bytes.Contains(col, []byte("/FontFile2")) || !bytes.Contains(col, []byte("/MediaBox [0 0 252.00")) {
+		t.Errorf("column-width PDF: fonts not embedded or not 3.5 in wide (%d bytes)", len(col))
+	}
+	capt, _ := os.ReadFile(filepath.Join(out, "fig", "captions.md"))
+	if !strings.Contains(string(capt), "## exp1-mean_response-vs-load\n\nMean response time vs offered load: ") {
+		t.Errorf("captions.md: %.300s", capt)
+	}
 	for _, f := range figs {
-		if strings.HasSuffix(f, ".svg") {
+		if strings.HasSuffix(f, ".svg") || strings.HasSuffix(f, ".pdf") {
 			x, _ := os.ReadFile(f)
 			y, _ := os.ReadFile(filepath.Join(out, "fig2", filepath.Base(f)))
 			if !bytes.Equal(x, y) {
@@ -197,37 +206,63 @@ func TestPageSetAdaptsToData(t *testing.T) {
 	if ctx.TimeUnit != "s" {
 		t.Errorf("unit %q", ctx.TimeUnit)
 	}
-	// Many pairs are split into chunks of at most curvePairs.
+	// Many pairs: the main figure and appendix groups of at most plot.MaxCurves.
 	many := fixture.Build(fixture.Spec{Procs: 16, Jobs: 10, Loads: []float64{0.5, 0.8}, Reps: 1, Pairs: 45, Seed: 2})
 	many.Jobs, many.Series = nil, nil
 	_, pages = pagesOf(t, many, Options{})
-	if got := countPrefix(figureNames(pages), "exp1-mean_response-vs-load"); got != 3 {
-		t.Errorf("45 pairs: %d curve figures, want 3", got)
+	// 45 pairs: one main figure of 6, the other 39 in 7 appendix groups.
+	if got := countPrefix(figureNames(pages), "exp1-mean_response-vs-load"); got != 8 {
+		t.Errorf("45 pairs: %d curve figures, want 8", got)
 	}
-	for _, p := range pages {
-		if n, ok := p.(Named); ok && len(n.Figure().Legend) > curvePairs {
+	inApp := false
+	for i, p := range pages {
+		if tp, ok := p.(*TextPage); ok && strings.HasPrefix(tp.Title, "Appendix") {
+			inApp = true
+		}
+		n, ok := p.(Named)
+		if !ok {
+			continue
+		}
+		if len(n.Figure().Legend) > plot.MaxCurves {
 			t.Errorf("%s: %d legend entries", n.FigureName(), len(n.Figure().Legend))
+		}
+		if app := strings.Contains(n.FigureName(), "-a"); app != inApp || app != p.(*FigurePage).Appendix {
+			t.Errorf("page %d %s: appendix %v, after the appendix page %v", i, n.FigureName(), p.(*FigurePage).Appendix, inApp)
 		}
 	}
 }
 
+// A pair has one style in every figure of its experiment, and the curves
+// of one figure differ in colour, marker and hatch.
 func TestStylesConsistentAcrossFigures(t *testing.T) {
-	set := fixture.Build(sweepSpec)
+	set := fixture.Build(fixture.Spec{Procs: 32, Jobs: 60, Loads: []float64{0.3, 0.9}, Reps: 2, Pairs: 14, Seed: 3, Series: true})
 	ctx, pages := pagesOf(t, set, Options{})
+	e := &ctx.Experiments[0]
 	for _, p := range pages {
 		n, ok := p.(Named)
 		if !ok {
 			continue
 		}
-		for _, e := range n.Figure().Legend {
-			pair, err := results.ParsePair(strings.Replace(e.Label, " / ", "/", 1))
+		type key struct {
+			c any
+			s any
+			h plot.Hatch
+		}
+		seen := map[key]bool{}
+		for _, en := range n.Figure().Legend {
+			pair, err := results.ParsePair(strings.Replace(en.Label, " / ", "/", 1))
 			if err != nil {
 				continue
 			}
-			want := ctx.Style(pair)
-			if e.Style.Color != want.Color || e.Style.Shape != want.Shape || len(e.Style.Dashes) != len(want.Dashes) {
+			want := ctx.StyleIn(e, pair)
+			if en.Style.Color != want.Color || en.Style.Shape != want.Shape || len(en.Style.Dashes) != len(want.Dashes) {
 				t.Fatalf("%s: pair %s drawn with another style", n.FigureName(), pair)
 			}
+			k := key{en.Style.Color, en.Style.Shape, en.Style.Hatch}
+			if seen[k] {
+				t.Fatalf("%s: two curves drawn alike", n.FigureName())
+			}
+			seen[k] = true
 		}
 	}
 }

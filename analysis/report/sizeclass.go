@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 
+	goplot "gonum.org/v1/plot"
+
 	"github.com/schedlab/schedlab/analysis/plot"
 	"github.com/schedlab/schedlab/analysis/results"
 )
@@ -16,8 +18,6 @@ func init() {
 // buildSizeClasses draws the mean response time per power-of-two size
 // class of each focus, one bar per pair.
 func buildSizeClasses(c *Context, e *results.Experiment, idx int) ([]Page, error) {
-	unit := expUnit(c, e)
-	parts := chunks(e.Pairs(), barPairs)
 	var pages []Page
 	for _, f := range focuses(e) {
 		// Classes present in any pair's jobs.
@@ -51,27 +51,47 @@ func buildSizeClasses(c *Context, e *results.Experiment, idx int) ([]Page, error
 		for i, k := range classes {
 			labels[i] = results.SizeClassLabel(k)
 		}
-		for pi, part := range parts {
-			p := plot.New(fmt.Sprintf("Mean response time by job size: %s, %s%s", e.Name, f.Label, partSuffix(pi, len(parts))), "requested processors (power-of-two classes)", "mean response time ("+unit+")")
+		var vals []float64
+		for _, pair := range e.Pairs() {
+			for _, a := range per[pair] {
+				if a.n > 0 {
+					vals = append(vals, a.sum/a.n)
+				}
+			}
+		}
+		lo, hi := plot.Bounds(vals)
+		div, unit := valueScale(c, e, typical(vals))
+		yr := hbarRange(lo/div, hi/div)
+		for _, g := range c.groups(e) {
+			p := plot.New(fmt.Sprintf("Mean response time by job size: %s%s%s", c.expTitle(e), focusTitle(e, f), g.suffix()), "requested processors (power-of-two classes)", "mean response time ("+unit+")")
 			bars := &plot.Bars{Width: 0.8}
-			fig := &plot.Figure{Name: fmt.Sprintf("exp%d-size-classes-%s-%d", idx, f.Name, pi+1), Plot: p,
-				Note: "Jobs pooled over the replications shown; classes (2^(k-1), 2^k] processors."}
-			for _, pair := range part {
+			fig := &plot.Figure{Name: fmt.Sprintf("exp%d-size-classes-%s%s", idx, f.Name, g.name()), Plot: p,
+				Note: "Classes (2^(k-1), 2^k] processors."}
+			if len(f.Traces) > 1 {
+				fig.Note = "Jobs pooled over the replications; classes (2^(k-1), 2^k] processors."
+			}
+			for _, pair := range g.Pairs {
 				vals := make([]float64, len(classes))
 				for i, k := range classes {
 					vals[i] = math.NaN()
 					if a := per[pair][k]; a != nil && a.n > 0 {
-						vals[i] = a.sum / a.n
+						vals[i] = a.sum / a.n / div
 					}
 				}
 				bars.Values = append(bars.Values, vals)
-				bars.Styles = append(bars.Styles, c.Style(pair))
-				fig.Legend = append(fig.Legend, plot.Entry{Label: pair.String(), Style: c.Style(pair), Bar: true})
+				bars.Styles = append(bars.Styles, c.StyleIn(e, pair))
+				fig.Legend = append(fig.Legend, plot.Entry{Label: pair.String(), Style: c.StyleIn(e, pair), Bar: true})
 			}
 			p.Add(bars)
 			p.NominalX(labels...)
-			p.Y.Min = 0
-			pages = append(pages, &FigurePage{Fig: fig})
+			p.Y.Min, p.Y.Max = yr.min, yr.max
+			if yr.log {
+				p.Y.Scale = goplot.LogScale{}
+				p.Y.Tick.Marker = plot.LogTicks{}
+				p.Y.Label.Text += " (log scale)"
+				fig.Note += " Log axis: the means span " + plot.Compact(math.Round(hi/lo)) + " times."
+			}
+			pages = append(pages, &FigurePage{Fig: fig, Appendix: g.Appendix})
 		}
 	}
 	return pages, nil

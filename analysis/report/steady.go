@@ -15,7 +15,18 @@ const SteadyBatches = 20
 const minSteadyJobs = 10 * SteadyBatches
 
 func init() {
-	Register(Builder{Name: "steady-state", Order: 62, Scope: PerExperiment, Applies: singleRunCells, Build: buildSteady})
+	Register(Builder{Name: "steady-state", Order: 62, Scope: PerExperiment, Applies: steadyApplies, Build: buildSteady})
+}
+
+// steadyApplies reports whether the steady-state table is shown: for
+// single-replication cells, on synthetic traces always, on real logs only
+// with Options.SteadyState (a real log need not have a steady state, and
+// MSER-5 may then discard up to half of it).
+func steadyApplies(c *Context, e *results.Experiment) bool {
+	if expUnit(c, e) == "s" && len(c.Set.Traces) > 0 && !c.Opts.SteadyState {
+		return false
+	}
+	return singleRunCells(c, e)
 }
 
 // singleRunCells reports whether jobs are available and some cell of the
@@ -44,7 +55,7 @@ func buildSteady(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 		point = "load"
 	}
 	t := &table.Table{Name: fmt.Sprintf("exp%d-steady-state", idx),
-		Title:  "Steady-state estimates from single runs (MSER-5 warm-up deletion, batch means): " + e.Name,
+		Title:  "Steady-state estimates from single runs (MSER-5 warm-up deletion, batch means): " + c.expTitle(e),
 		Header: []string{"alloc", "sched", point, "jobs", "deleted", "resp", "wait", "bsld"},
 		Align:  []table.Align{table.Left, table.Left, table.Right, table.Right, table.Right, table.Right, table.Right, table.Right},
 		Notes: fmt.Sprintf("Jobs in arrival order; deleted: warm-up jobs chosen by MSER-5 on response times; mean ± %g%% half-width from %d batch means (Law & Kelton). Times in %s.",

@@ -97,7 +97,7 @@ func (c *Context) needs() map[results.Key]*runNeeds {
 			}
 		}
 		for _, cell := range e.Cells() {
-			if len(cell.Rows) == 1 {
+			if len(cell.Rows) == 1 && steadyApplies(c, e) {
 				r := cell.Rows[0]
 				get(results.Key{Trace: r.Trace, Pair: cell.Pair, Rep: r.Rep}).steady = true
 			}

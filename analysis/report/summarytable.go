@@ -25,7 +25,7 @@ func buildSummaryTable(c *Context, e *results.Experiment, idx int) ([]Page, erro
 	if e.Sweep() {
 		point = "load"
 	}
-	t := &table.Table{Name: fmt.Sprintf("exp%d-summary", idx), Title: "Summary: " + e.Name,
+	t := &table.Table{Name: fmt.Sprintf("exp%d-summary", idx), Title: "Summary: " + c.expTitle(e),
 		Header: []string{"alloc", "sched", point, "reps", "jobs"},
 		Align:  []table.Align{table.Left, table.Left, table.Right, table.Right, table.Right},
 		Notes:  fmt.Sprintf("Means over replications ± %g%% Student-t half-widths (none with one replication); jobs: total over replications. Times in %s. %s", c.Level*100, unit, legendOf(TableMetrics))}

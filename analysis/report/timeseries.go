@@ -3,13 +3,21 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
+	"sort"
+
+	goplot "gonum.org/v1/plot"
 
 	"github.com/schedlab/schedlab/analysis/plot"
 	"github.com/schedlab/schedlab/analysis/results"
 )
 
-// SeriesBins is the number of time bins series are averaged into for plots.
-const SeriesBins = 200
+// SeriesBins is about the number of time windows a run's series is
+// averaged into for plots (the window is a round duration: see binWidth).
+const SeriesBins = 150
+
+// seriesLines is the most lines one panel of a time-series figure shows.
+const seriesLines = 3
 
 func init() {
 	Register(Builder{Name: "series", Order: 30, Scope: PerExperiment, Applies: hasSeries, Build: buildSeries})
@@ -19,15 +27,46 @@ func hasSeries(c *Context, _ *results.Experiment) bool {
 	return c.Set.NumSeries() > 0
 }
 
-// buildSeries draws utilization and queue length over time (SeriesBins
-// time averages) for each focus trace.
+// binWidth returns a round averaging window giving about SeriesBins
+// windows over span, and its name: minutes, hours, days or weeks for
+// real logs (unit "s"), 1, 2 or 5 × 10^k time units otherwise.
+func binWidth(unit string, span float64) (float64, string) {
+	raw := span / SeriesBins
+	if unit == "s" {
+		for _, w := range []struct {
+			s    float64
+			name string
+		}{{60, "1 minute"}, {300, "5 minutes"}, {900, "15 minutes"}, {3600, "1 hour"}, {3 * 3600, "3 hours"}, {6 * 3600, "6 hours"}, {12 * 3600, "12 hours"}, {86400, "1 day"}, {2 * 86400, "2 days"}, {7 * 86400, "1 week"}} {
+			if w.s >= raw {
+				return w.s, w.name
+			}
+		}
+		return 7 * 86400 * math.Ceil(raw/(7*86400)), fmt.Sprintf("%g weeks", math.Ceil(raw/(7*86400)))
+	}
+	if !(raw > 0) {
+		return 1, "1 " + unit
+	}
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	w := 10 * mag
+	for _, m := range []float64{1, 2, 5} {
+		if m*mag >= raw {
+			w = m * mag
+			break
+		}
+	}
+	return w, plot.Compact(w) + " " + unit
+}
+
+// buildSeries draws utilization and queue length over time for each
+// focus trace: time averages over round windows, each line stopping when
+// its run ends, at most seriesLines lines per panel (a group's pairs in
+// stacked panels sharing the time axis).
 func buildSeries(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 	unit := expUnit(c, e)
 	procs := map[string]int64{}
 	for i := range e.Rows {
 		procs[e.Rows[i].Trace] = e.Rows[i].Procs
 	}
-	parts := chunks(e.Pairs(), seriesPairs)
 	var pages []Page
 	for _, f := range focuses(e) {
 		tr := f.Traces[0]
@@ -55,45 +94,105 @@ func buildSeries(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 		}
 		np := procs[tr]
 		div, tunit := timeScale(unit, t1-t0)
+		bw, bname := binWidth(unit, t1-t0)
 		for _, which := range []string{"utilization", "queue"} {
-			for pi, part := range parts {
-				ylabel := "waiting jobs (jobs)"
+			for _, g := range c.groups(e) {
+				ylabel := "waiting jobs"
 				title := "Queue length over time"
 				if which == "utilization" {
-					ylabel = "utilization (fraction of processors busy)"
+					ylabel = "utilization"
 					title = "Utilization over time"
 					if np <= 0 {
-						ylabel = "busy processors (processors)"
+						ylabel = "busy processors"
 					}
 				}
-				p := plot.New(fmt.Sprintf("%s: %s, %s%s", title, e.Name, f.Label, partSuffix(pi, len(parts))), "time ("+tunit+")", ylabel)
-				fig := &plot.Figure{Name: fmt.Sprintf("exp%d-%s-time-%s-%d", idx, which, f.Name, pi+1), Plot: p,
-					Note: fmt.Sprintf("Trace %s; time averages over %d equal bins.", tr, SeriesBins)}
-				for _, pair := range part {
-					s := data[pair]
+				var plots []*goplot.Plot
+				fig := &plot.Figure{Name: fmt.Sprintf("exp%d-%s-time-%s%s", idx, which, f.Name, g.name()),
+					Note: fmt.Sprintf("Time averages over windows of %s; each line ends with its run (its last job's completion).", bname)}
+				if len(f.Traces) > 1 || e.Sweep() {
+					fig.Note = "Trace " + tr + ". " + fig.Note
+				}
+				panels := panelsByPeak(g.Pairs, func(p results.Pair) float64 {
+					s := data[p]
 					v := s.queue
 					if which == "utilization" {
-						v = make([]float64, len(s.busy))
-						for i, b := range s.busy {
-							v[i] = b
-							if np > 0 {
-								v[i] = b / float64(np)
+						v = s.busy
+					}
+					return slices.Max(append([]float64{0}, v...))
+				})
+				for _, pair := range g.Pairs { // the legend in the group's order
+					fig.Legend = append(fig.Legend, plot.Entry{Label: pair.String(), Style: c.StyleIn(e, pair)})
+				}
+				for pi, part := range panels {
+					p := plot.New("", "time ("+tunit+")", ylabel)
+					if pi == 0 {
+						p.Title.Text = fmt.Sprintf("%s: %s%s%s", title, c.expTitle(e), focusTitle(e, f), g.suffix())
+					}
+					if pi < len(panels)-1 {
+						p.X.Label.Text = ""
+					}
+					for _, pair := range part {
+						s := data[pair]
+						if len(s.t) == 0 {
+							continue
+						}
+						v := s.queue
+						if which == "utilization" {
+							v = make([]float64, len(s.busy))
+							for i, b := range s.busy {
+								v[i] = b
+								if np > 0 {
+									v[i] = b / float64(np)
+								}
 							}
 						}
+						end := s.t[len(s.t)-1]
+						nb := max(1, int(math.Ceil((end-t0)/bw)))
+						xs, ys := plot.Downsample(s.t, v, t0, t0+float64(nb)*bw, nb)
+						for i := range xs {
+							xs[i] = (t0 + float64(i)*bw) / div // window starts: steps over each window
+						}
+						xs, ys = append(xs, math.Min(end, t0+float64(nb)*bw)/div), append(ys, math.NaN())
+						plot.Step(p, pair.String(), c.StyleIn(e, pair), xs, ys)
 					}
-					xs, ys := plot.Downsample(s.t, v, t0, t1, SeriesBins)
-					for i := range xs {
-						xs[i] /= div
+					p.X.Min, p.X.Max = t0/div, t1/div
+					p.Y.Min = 0
+					if which == "utilization" && np > 0 {
+						p.Y.Max = 1.02
 					}
-					fig.Legend = append(fig.Legend, plot.Step(p, pair.String(), c.Style(pair), xs, ys))
+					plots = append(plots, p)
 				}
-				p.Y.Min = 0
-				if which == "utilization" && np > 0 {
-					p.Y.Max = 1
-				}
-				pages = append(pages, &FigurePage{Fig: fig})
+				fig.Plot = plots[0]
+				fig.Panels = plots[1:]
+				pages = append(pages, &FigurePage{Fig: fig, Appendix: g.Appendix})
 			}
 		}
 	}
 	return pages, nil
+}
+
+// panelsByPeak splits pairs into panels of at most seriesLines lines, by
+// decreasing peak, starting a new panel when a line's peak is under a
+// fifth of the panel's largest (so that one FCFS queue of thousands does
+// not flatten the others), with at most 3 panels.
+func panelsByPeak(pairs []results.Pair, peak func(results.Pair) float64) [][]results.Pair {
+	ps := slices.Clone(pairs)
+	pk := make(map[results.Pair]float64, len(ps))
+	for _, p := range ps {
+		pk[p] = peak(p)
+	}
+	sort.SliceStable(ps, func(i, j int) bool { return pk[ps[i]] > pk[ps[j]] })
+	var out [][]results.Pair
+	for _, p := range ps {
+		n := len(out)
+		if n == 0 || len(out[n-1]) == seriesLines || pk[p] < pk[out[n-1][0]]/5 {
+			out = append(out, []results.Pair{p})
+			continue
+		}
+		out[n-1] = append(out[n-1], p)
+	}
+	if len(out) > 3 {
+		return chunks(ps, seriesLines)
+	}
+	return out
 }

@@ -57,7 +57,7 @@ func buildTitle(c *Context, _ *results.Experiment, _ int) ([]Page, error) {
 		} else if e.Sweep() {
 			kind = fmt.Sprintf("load sweep %s..%s (%d loads)", results.FormatLoad(e.Loads[0]), results.FormatLoad(e.Loads[len(e.Loads)-1]), len(e.Loads))
 		}
-		lines = append(lines, [2]string{fmt.Sprintf("Experiment %d", i+1), fmt.Sprintf("%s: %d traces, %s", e.Name, len(e.Traces), kind)})
+		lines = append(lines, [2]string{fmt.Sprintf("Experiment %d", i+1), fmt.Sprintf("%s (%s): %d traces, %s", c.expTitle(&c.Experiments[i]), e.Name, len(e.Traces), kind)})
 	}
 	if len(s.Options) > 0 {
 		opts := optionLines(s.Options)

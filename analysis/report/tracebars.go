@@ -6,6 +6,8 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
+	goplot "gonum.org/v1/plot"
+
 	"github.com/schedlab/schedlab/analysis/plot"
 	"github.com/schedlab/schedlab/analysis/results"
 	"github.com/schedlab/schedlab/model/metrics"
@@ -17,9 +19,6 @@ func init() {
 
 // TraceBarMetrics are the summary columns shown for experiments without loads.
 var TraceBarMetrics = []string{"mean_response", "mean_wait", "mean_bsld", "utilization", "throughput", "mean_queue"}
-
-// hbarPairs is the number of pairs per horizontal bar chart.
-const hbarPairs = 30
 
 // maxHBarTraces is the largest number of traces shown as one horizontal
 // chart per trace; beyond it traces become groups of vertical bars.
@@ -41,26 +40,29 @@ func buildTraceBars(c *Context, e *results.Experiment, idx int) ([]Page, error) 
 		}
 		get[cells[i].Pair][cells[i].Trace] = &cells[i]
 	}
-	unit := expUnit(c, e)
-	parts := chunks(e.Pairs(), barPairs)
 	var pages []Page
 	for _, col := range TraceBarMetrics {
 		m, _ := metrics.Lookup(col)
-		for pi, part := range parts {
-			p := plot.New(fmt.Sprintf("%s per trace: %s%s", capitalize(m.Name), e.Name, partSuffix(pi, len(parts))), "trace", m.AxisLabel(unit))
+		var vals []float64
+		for i := range cells {
+			vals = append(vals, cells[i].CI(col, c.Level).Mean)
+		}
+		scale, axis := metricAxis(c, e, m, typical(vals))
+		for _, g := range c.groups(e) {
+			p := plot.New(fmt.Sprintf("%s per trace: %s%s", capitalize(m.Name), c.expTitle(e), g.suffix()), "trace", axis)
 			bars := &plot.Bars{Width: 0.8}
-			fig := &plot.Figure{Name: fmt.Sprintf("exp%d-%s-bars-%d", idx, col, pi+1), Plot: p}
-			for _, pair := range part {
+			fig := &plot.Figure{Name: fmt.Sprintf("exp%d-%s-bars%s", idx, col, g.name()), Plot: p}
+			for _, pair := range g.Pairs {
 				vals := make([]float64, len(traces))
 				for ti, tr := range traces {
 					vals[ti] = math.NaN()
 					if cell := get[pair][tr]; cell != nil {
-						vals[ti] = cell.CI(col, c.Level).Mean
+						vals[ti] = cell.CI(col, c.Level).Mean * scale
 					}
 				}
 				bars.Values = append(bars.Values, vals)
-				bars.Styles = append(bars.Styles, c.Style(pair))
-				fig.Legend = append(fig.Legend, plot.Entry{Label: pair.String(), Style: c.Style(pair), Bar: true})
+				bars.Styles = append(bars.Styles, c.StyleIn(e, pair))
+				fig.Legend = append(fig.Legend, plot.Entry{Label: pair.String(), Style: c.StyleIn(e, pair), Bar: true})
 			}
 			p.Add(bars)
 			p.NominalX(traces...)
@@ -71,7 +73,7 @@ func buildTraceBars(c *Context, e *results.Experiment, idx int) ([]Page, error) 
 				p.X.Tick.Label.YAlign = -0.5
 			}
 			p.Y.Min = 0
-			pages = append(pages, &FigurePage{Fig: fig})
+			pages = append(pages, &FigurePage{Fig: fig, Appendix: g.Appendix})
 		}
 	}
 	return pages, nil
@@ -79,11 +81,14 @@ func buildTraceBars(c *Context, e *results.Experiment, idx int) ([]Page, error) 
 
 // buildTraceHBars draws, per trace and metric, one horizontal bar per pair
 // (pair names on the y axis, first pair at the top), with confidence
-// intervals when the trace has several replications.
+// intervals when the trace has several replications. Times are in hours
+// or days on long real logs, and the axis is logarithmic when the values
+// span more than a factor of 20 (an FCFS pair on a real log would
+// otherwise squash the backfilling ones to nothing). The groups of one
+// metric share their axis, so that the appendix compares with the main
+// figure.
 func buildTraceHBars(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 	cells := e.Cells()
-	unit := expUnit(c, e)
-	parts := chunks(e.Pairs(), hbarPairs)
 	var pages []Page
 	for _, tr := range e.Traces {
 		byPair := map[results.Pair]*results.Cell{}
@@ -94,26 +99,72 @@ func buildTraceHBars(c *Context, e *results.Experiment, idx int) ([]Page, error)
 				reps = max(reps, len(cells[i].Rows))
 			}
 		}
-		note := fmt.Sprintf("Trace %s; one replication: no confidence intervals.", tr)
+		note := "One replication: no confidence intervals."
 		if reps > 1 {
-			note = fmt.Sprintf("Trace %s; whiskers: %g%% Student-t confidence intervals across %d replications.", tr, c.Level*100, reps)
+			note = fmt.Sprintf("Whiskers: %g%% Student-t confidence intervals across %d replications.", c.Level*100, reps)
+		}
+		if len(e.Traces) > 1 {
+			note = "Trace " + tr + ". " + note
 		}
 		for _, col := range TraceBarMetrics {
 			m, _ := metrics.Lookup(col)
-			for pi, part := range parts {
-				title := fmt.Sprintf("%s per policy pair: %s, %s%s", capitalize(m.Name), e.Name, tr, partSuffix(pi, len(parts)))
-				p := pairBars(c, title, m.AxisLabel(unit), part, func(pair results.Pair) (float64, float64) {
+			var vals []float64
+			for _, cell := range byPair {
+				vals = append(vals, cell.CI(col, c.Level).Mean)
+			}
+			lo, hi := plot.Bounds(vals)
+			scale, axis := metricAxis(c, e, m, typical(vals))
+			xr := hbarRange(lo*scale, hi*scale)
+			for _, g := range c.groups(e) {
+				title := fmt.Sprintf("%s per policy pair: %s%s%s", capitalize(m.Name), c.expTitle(e), traceTitle(e, tr), g.suffix())
+				p := pairBars(c, e, title, axis, g.Pairs, func(pair results.Pair) (float64, float64) {
 					if cell := byPair[pair]; cell != nil {
 						ci := cell.CI(col, c.Level)
-						return ci.Mean, ci.HalfWidth
+						return ci.Mean * scale, ci.HalfWidth * scale
 					}
 					return math.NaN(), math.NaN()
 				})
-				p.X.Min = math.Min(0, p.X.Min)
-				fig := &plot.Figure{Name: fmt.Sprintf("exp%d-%s-%s-%d", idx, col, sanitize(tr), pi+1), Plot: p, Note: note}
-				pages = append(pages, &FigurePage{Fig: fig})
+				n := note
+				if xr.log {
+					p.X.Scale = goplot.LogScale{}
+					p.X.Tick.Marker = plot.LogTicks{}
+					p.X.Label.Text += " (log scale)"
+					n += " Log axis: the values span " + plot.Compact(math.Round(hi/lo)) + " times."
+				}
+				p.X.Min, p.X.Max = xr.min, xr.max
+				fig := &plot.Figure{Name: fmt.Sprintf("exp%d-%s-%s%s", idx, col, sanitize(tr), g.name()), Plot: p, Note: n}
+				pages = append(pages, &FigurePage{Fig: fig, Appendix: g.Appendix})
 			}
 		}
 	}
 	return pages, nil
+}
+
+// traceTitle is ", trace TR" when the experiment has several traces
+// (its title names a single one already).
+func traceTitle(e *results.Experiment, tr string) string {
+	if len(e.Traces) == 1 {
+		return ""
+	}
+	return ", trace " + tr
+}
+
+// axisRange is the x range of a horizontal bar chart.
+type axisRange struct {
+	min, max float64
+	log      bool
+}
+
+// hbarRange returns the axis of bars whose values run from lo to hi: from
+// 0 (linear), or logarithmic from below lo when hi/lo > 20.
+func hbarRange(lo, hi float64) axisRange {
+	switch {
+	case math.IsNaN(lo):
+		return axisRange{0, 1, false}
+	case lo > 0 && hi/lo > 20:
+		return axisRange{math.Pow(10, math.Floor(math.Log10(lo))), hi * 6, true} // room for the value labels
+	case lo >= 0:
+		return axisRange{0, hi * 1.25, false}
+	}
+	return axisRange{lo * 1.08, math.Max(0, hi*1.08), false}
 }

@@ -7,7 +7,9 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // Align is a column alignment.
@@ -130,18 +132,53 @@ func (t *Table) WriteMarkdown(w io.Writer) error {
 var texReplacer = strings.NewReplacer(
 	`\`, `\textbackslash{}`, `&`, `\&`, `%`, `\%`, `$`, `\$`, `#`, `\#`, `_`, `\_`,
 	`{`, `\{`, `}`, `\}`, `~`, `\textasciitilde{}`, `^`, `\textasciicircum{}`,
-	"±", `$\pm$`, "−", `$-$`, "τ", `$\tau$`, "Δ", `$\Delta$`,
+	`<`, `$<$`, `>`, `$>$`, `|`, `$|$`,
+	"±", `$\pm$`, "−", `$-$`, "–", `--`, "—", `---`, "…", `\ldots{}`, "×", `$\times$`, "·", `$\cdot$`,
+	"≤", `$\le$`, "≥", `$\ge$`, "≠", `$\ne$`, "≈", `$\approx$`, "→", `$\to$`, "←", `$\leftarrow$`, "∞", `$\infty$`,
+	"²", `\textsuperscript{2}`, "³", `\textsuperscript{3}`, "°", `\textdegree{}`, "§", `\S{}`, "′", `$'$`,
+	"α", `$\alpha$`, "β", `$\beta$`, "γ", `$\gamma$`, "δ", `$\delta$`, "ε", `$\varepsilon$`, "λ", `$\lambda$`,
+	"μ", `$\mu$`, "ρ", `$\rho$`, "σ", `$\sigma$`, "τ", `$\tau$`, "Δ", `$\Delta$`, "Σ", `$\Sigma$`,
+	"R̄", `$\bar{R}$`,
 )
 
-// TeXEscape escapes the LaTeX special characters of s (and maps ±, −, τ, Δ
-// to math mode).
-func TeXEscape(s string) string { return texReplacer.Replace(s) }
+// sciNum matches a number in exponent notation ("6.672e+06", "1e-4").
+var sciNum = regexp.MustCompile(`(^|[ (])(-?[0-9]+(?:\.[0-9]+)?)e([+-]?)0*([0-9]+)\b`)
+
+// TeXEscape escapes the LaTeX special characters of s, maps ±, −, Greek
+// letters and the like to their LaTeX forms (math mode where needed), and
+// writes numbers in exponent notation as $m \times 10^{k}$.
+func TeXEscape(s string) string {
+	s = texReplacer.Replace(s)
+	return sciNum.ReplaceAllStringFunc(s, func(m string) string {
+		g := sciNum.FindStringSubmatch(m)
+		sign := ""
+		if g[3] == "-" {
+			sign = "-"
+		}
+		if g[2] == "1" {
+			return g[1] + "$10^{" + sign + g[4] + "}$"
+		}
+		return g[1] + "$" + g[2] + " \\times 10^{" + sign + g[4] + "}$"
+	})
+}
+
+// wideTable is the estimated width, in characters, above which a table
+// spans both columns of a two-column paper (table*).
+const wideTable = 60
 
 // WriteLaTeX writes a booktabs tabular inside a table float with the title
-// as caption. It needs \usepackage{booktabs}.
+// as caption, in \small type. A table wider than about a column of a
+// two-column paper is a table* (spanning both columns), and the tabular
+// is scaled down to the line width when it would still be wider. It
+// needs \usepackage{booktabs} and \usepackage{graphicx}.
 func (t *Table) WriteLaTeX(w io.Writer) error {
 	var b strings.Builder
-	b.WriteString("\\begin{table}[htbp]\n\\centering\n")
+	env := "table"
+	if t.width() > wideTable {
+		env = "table*"
+	}
+	b.WriteString("% Needs \\usepackage{booktabs} and \\usepackage{graphicx} (\\resizebox).\n")
+	fmt.Fprintf(&b, "\\begin{%s}[htbp]\n\\centering\n\\small\n", env)
 	if t.Title != "" {
 		fmt.Fprintf(&b, "\\caption{%s}\n", TeXEscape(t.Title))
 	}
@@ -153,6 +190,8 @@ func (t *Table) WriteLaTeX(w io.Writer) error {
 			return r
 		}, t.Name))
 	}
+	// Scale down only what is wider than the line.
+	b.WriteString("\\resizebox{\\ifdim\\width>\\linewidth\\linewidth\\else\\width\\fi}{!}{%\n")
 	b.WriteString("\\begin{tabular}{")
 	for i := range t.Header {
 		if t.align(i) == Right {
@@ -176,11 +215,32 @@ func (t *Table) WriteLaTeX(w io.Writer) error {
 	for _, r := range t.Rows {
 		row(r)
 	}
-	b.WriteString("\\bottomrule\n\\end{tabular}\n")
+	b.WriteString("\\bottomrule\n\\end{tabular}\n}\n")
 	if t.Notes != "" {
-		fmt.Fprintf(&b, "\\par\\smallskip{\\footnotesize %s}\n", TeXEscape(t.Notes))
+		fmt.Fprintf(&b, "\\par\\smallskip{\\footnotesize\\raggedright %s\\par}\n", TeXEscape(t.Notes))
 	}
-	b.WriteString("\\end{table}\n")
+	fmt.Fprintf(&b, "\\end{%s}\n", env)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// width estimates the printed width of the table in characters: the
+// widest cell of each column plus a gap.
+func (t *Table) width() int {
+	ws := make([]int, len(t.Header))
+	for i, h := range t.Header {
+		ws[i] = utf8.RuneCountInString(h)
+	}
+	for _, r := range t.Rows {
+		for i, c := range r {
+			if i < len(ws) {
+				ws[i] = max(ws[i], utf8.RuneCountInString(c))
+			}
+		}
+	}
+	n := 0
+	for _, w := range ws {
+		n += w + 2
+	}
+	return n
 }

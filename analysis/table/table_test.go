@@ -76,6 +76,10 @@ func TestLaTeXBooktabs(t *testing.T) {
 			t.Errorf("missing %q in\n%s", want, tex)
 		}
 	}
+	// A narrow table stays in one column, scaled down only if too wide.
+	if !strings.Contains(tex, "\\begin{table}[htbp]") || !strings.Contains(tex, `\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%`) || !strings.HasSuffix(tex, "\\end{table}\n") {
+		t.Errorf("float or scaling:\n%s", tex)
+	}
 	// No unescaped special characters in cells.
 	for _, r := range rows {
 		for _, c := range r {
@@ -135,5 +139,28 @@ func TestCSVSplitsConfidenceIntervals(t *testing.T) {
 	want := "pair,wait,wait_halfwidth\ncount/fcfs,12.5,0.75\ncount/easy,3,\n"
 	if b.String() != want {
 		t.Fatalf("CSV\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+func TestLaTeXNumbersAndWideTables(t *testing.T) {
+	for in, want := range map[string]string{
+		"6.672e+06":          `$6.672 \times 10^{6}$`,
+		"1e-4":               `$10^{-4}$`,
+		"9.9e-04 ± 1.2e-05":  `$9.9 \times 10^{-4}$ $\pm$ $1.2 \times 10^{-5}$`,
+		"exp1e5":             "exp1e5", // not a number
+		"α = -10, x ≤ 3 → y": `$\alpha$ = -10, x $\le$ 3 $\to$ y`,
+	} {
+		if got := TeXEscape(in); got != want {
+			t.Errorf("TeXEscape(%q) = %q, want %q", in, got, want)
+		}
+	}
+	wide := &Table{Name: "w", Header: []string{"a", "b"}}
+	wide.Add(strings.Repeat("x", 40), strings.Repeat("y", 30))
+	var b bytes.Buffer
+	if err := wide.WriteLaTeX(&b); err != nil {
+		t.Fatal(err)
+	}
+	if tex := b.String(); !strings.Contains(tex, "\\begin{table*}[htbp]") || !strings.Contains(tex, "\\end{table*}") {
+		t.Errorf("wide table not a table*:\n%s", tex)
 	}
 }

@@ -2,8 +2,9 @@
 // multi-page PDF report (plus figures and tables on request), and compares
 // two result sets.
 //
-//	report --in DIR --out report.pdf [--figures DIR --format svg,png,eps] [--tables DIR]
-//	       [--baseline alloc/sched] [--window START,END] [--level 0.95] [--quiet]
+//	report --in DIR --out report.pdf [--figures DIR --format pdf,svg,png,eps] [--tables DIR]
+//	       [--baseline alloc/sched] [--pairs a/s,...] [--steady-state]
+//	       [--window START,END] [--level 0.95] [--quiet]
 //	report compare A B [--out compare.pdf] [--tables DIR] [--level 0.95]
 package main
 
@@ -19,6 +20,7 @@ import (
 	xcli "github.com/schedlab/schedlab/cmd/internal/cli"
 
 	"github.com/schedlab/schedlab/analysis/report"
+	"github.com/schedlab/schedlab/analysis/results"
 )
 
 func main() {
@@ -30,10 +32,12 @@ func main() {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "in", Usage: "results directory (jobs/summary/series.parquet)", Value: "out"},
 			&cli.StringFlag{Name: "out", Usage: "PDF to write (\"\" for none)", Value: "report.pdf"},
-			&cli.StringFlag{Name: "figures", Usage: "also write every figure into this directory"},
-			&cli.StringFlag{Name: "format", Usage: "figure formats for --figures: svg, png, eps, pdf (comma-separated)", Value: "svg"},
-			&cli.StringFlag{Name: "tables", Usage: "also write every table into this directory as .md, .csv and .tex"},
-			&cli.StringFlag{Name: "baseline", Usage: "alloc/sched pair to report relative differences against"},
+			&cli.StringFlag{Name: "figures", Usage: "also write every figure into this directory, at column width (NAME-col, 3.5 in) and page width (NAME-page, 7 in), with captions.md"},
+			&cli.StringFlag{Name: "format", Usage: "figure formats for --figures: pdf, svg, png, eps (comma-separated; pdf and svg embed their fonts)", Value: "pdf"},
+			&cli.StringFlag{Name: "tables", Usage: "also write every table into this directory as .md, .csv and .tex (booktabs)"},
+			&cli.StringFlag{Name: "baseline", Usage: "alloc/sched pair to report relative differences against (and to show in every main figure)"},
+			&cli.StringFlag{Name: "pairs", Usage: "alloc/sched pairs to show in the main figures besides the best ones (comma-separated)"},
+			&cli.BoolFlag{Name: "steady-state", Usage: "add the MSER-5 steady-state table on real logs too (always on synthetic traces)"},
 			&cli.StringFlag{Name: "window", Usage: "START,END time window of the occupancy chart (default: automatic)"},
 			&cli.Float64Flag{Name: "level", Usage: "confidence level of the intervals", Value: 0.95},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress output"},
@@ -46,11 +50,15 @@ func main() {
 			if err != nil {
 				return err
 			}
+			pairs, err := parsePairs(c.String("pairs"))
+			if err != nil {
+				return err
+			}
 			return report.Generate(report.Options{
 				In: c.String("in"), Out: c.String("out"), FiguresDir: c.String("figures"),
 				Formats: splitList(c.String("format")), TablesDir: c.String("tables"),
-				Baseline: c.String("baseline"), Window: w, Level: c.Float64("level"),
-				Quiet: c.Bool("quiet"), Log: os.Stderr,
+				Baseline: c.String("baseline"), Pairs: pairs, SteadyState: c.Bool("steady-state"),
+				Window: w, Level: c.Float64("level"), Quiet: c.Bool("quiet"), Log: os.Stderr,
 			})
 		},
 		Commands: []*cli.Command{reproduceCommand(), {
@@ -85,6 +93,36 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// parsePairs parses "alloc/sched,alloc/sched". Policy specs may hold
+// commas themselves ("count/mq:q=32,order=down"): a comma-separated
+// fragment that starts with "key=" (a parameter) continues the previous
+// pair.
+func parsePairs(s string) ([]results.Pair, error) {
+	var specs []string
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		key, _, isKV := strings.Cut(f, "=")
+		cont := isKV && !strings.ContainsAny(key, ":/")
+		if cont && len(specs) > 0 {
+			specs[len(specs)-1] += "," + f
+			continue
+		}
+		specs = append(specs, f)
+	}
+	var out []results.Pair
+	for _, f := range specs {
+		p, err := results.ParsePair(f)
+		if err != nil {
+			return nil, fmt.Errorf("--pairs %q: %w", s, err)
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }
 
 func parseWindow(s string) (report.Window, error) {

@@ -28,6 +28,38 @@ func TestParseWindow(t *testing.T) {
 	}
 }
 
+func TestParsePairs(t *testing.T) {
+	got, err := parsePairs("count/fcfs, ff/mq:q=32,order=down,paging:k=1,order=row/sa:wtl=500")
+	want := []results.Pair{{Alloc: "count", Sched: "fcfs"}, {Alloc: "ff", Sched: "mq:q=32,order=down"}, {Alloc: "paging:k=1,order=row", Sched: "sa:wtl=500"}}
+	if err != nil || len(got) != len(want) {
+		t.Fatalf("%v %v", got, err)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("pair %d: %v, want %v", i, got[i], want[i])
+		}
+	}
+	if _, err := parsePairs("count"); err == nil || !strings.Contains(err.Error(), "--pairs") {
+		t.Errorf("bad pair: %v", err)
+	}
+	if ps, err := parsePairs(""); err != nil || len(ps) != 0 {
+		t.Errorf("empty: %v %v", ps, err)
+	}
+}
+
+// --pairs names pairs of the results; an unknown one is an error naming it.
+func TestPairsFlag(t *testing.T) {
+	in := smallResults(t)
+	dir := t.TempDir()
+	if out, err := runReport(t, "--in", in, "--out", filepath.Join(dir, "r.pdf"), "--pairs", "count/easy", "-q"); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	out, err := runReport(t, "--in", in, "--out", filepath.Join(dir, "r.pdf"), "--pairs", "count/nosuch", "-q")
+	if err == nil || !strings.Contains(out, `--pairs "count / nosuch": no such pair`) {
+		t.Errorf("unknown pair: %v\n%s", err, out)
+	}
+}
+
 // TestMain runs the command itself when the test binary is re-executed with
 // REPORT_TEST_MAIN=1 (see runReport).
 func TestMain(m *testing.M) {
@@ -94,7 +126,7 @@ func TestOutputsNeverReplaceSpecialFiles(t *testing.T) {
 	if out, err := runReport(t, "--in", in, "--out", filepath.Join(ok, "r.pdf"), "--figures", filepath.Join(ok, "fig"), "--tables", filepath.Join(ok, "tab"), "-q"); err != nil {
 		t.Fatalf("normal run: %v\n%s", err, out)
 	}
-	figs, _ := filepath.Glob(filepath.Join(ok, "fig", "*.svg"))
+	figs, _ := filepath.Glob(filepath.Join(ok, "fig", "*-col.pdf"))
 	tabs, _ := filepath.Glob(filepath.Join(ok, "tab", "*.csv"))
 	if len(figs) == 0 || len(tabs) == 0 {
 		t.Fatalf("normal run wrote %d figures, %d tables", len(figs), len(tabs))
