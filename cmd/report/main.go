@@ -53,7 +53,7 @@ func main() {
 				Quiet: c.Bool("quiet"), Log: os.Stderr,
 			})
 		},
-		Commands: []*cli.Command{reproduceCommand(), {
+		Commands: []*cli.Command{reproduceCommand(), serveCommand(), {
 			Name:      "compare",
 			Usage:     "differences of per-pair metrics between two result sets (B - A), with CIs across replications",
 			ArgsUsage: "A B",
