@@ -249,6 +249,16 @@ async function loadSummary() {
   state.summary = await getJSON(`/api/summary?exp=${state.exp}`);
   state.sort = { col: -1, dir: 1 };
   drawSummary();
+  // ?sort=N[&desc=1] clicks header N as a reader would (once more for
+  // descending)
+  const n = params.get('sort');
+  if (n !== null && !state.sortedFromURL) {
+    state.sortedFromURL = true;
+    for (let k = 0; k < (params.get('desc') === '1' ? 2 : 1); k++) {
+      const th = $('summary-table').tHead.querySelector(`th[data-col="${+n}"]`);
+      if (th) th.click();
+    }
+  }
 }
 
 function drawSummary() {
@@ -503,7 +513,7 @@ function drawMachine(t) {
     const col = n % L.cols, row = Math.floor(n / L.cols);
     return [ox + col * L.cellW, oy + row * L.cellH];
   };
-  let running = 0, busy = 0, stackAt = 0;
+  let running = 0, busy = 0, stackAt = 0, rects = 0;
   ctx.font = '11px sans-serif'; ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
   const labels = [];
   for (const j of rp.jobs) {
@@ -520,6 +530,7 @@ function drawMachine(t) {
         // y = 0 is the bottom row
         const px = ox + x * L.cellW, py = oy + (L.rows - y - h) * L.cellH;
         ctx.fillRect(px, py, w * L.cellW, h * L.cellH);
+        rects++;
         ctx.strokeRect(px + 0.5, py + 0.5, w * L.cellW - 1, h * L.cellH - 1);
         if (!big || w * h > big[2] * big[3]) big = [px, py, w * L.cellW, h * L.cellH];
       }
@@ -533,6 +544,7 @@ function drawMachine(t) {
           const [px, py] = cellOf(n);
           const w = (end - n + 1) * L.cellW;
           ctx.fillRect(px, py, w, L.cellH);
+          rects++;
           ctx.strokeRect(px + 0.5, py + 0.5, Math.max(w - 1, 0.5), L.cellH - 1);
           n = end + 1;
         }
@@ -545,6 +557,7 @@ function drawMachine(t) {
         const end = Math.min(stackAt + n, (row + 1) * L.cols);
         const [px, py] = cellOf(k);
         ctx.fillRect(px, py, (end - k) * L.cellW, L.cellH);
+        rects++;
         ctx.strokeStyle = 'rgba(0,0,0,0.3)';
         ctx.strokeRect(px + 0.5, py + 0.5, (end - k) * L.cellW - 1, L.cellH - 1);
         k = end;
@@ -573,7 +586,7 @@ function drawMachine(t) {
   } else {
     ctx.fillText(L.kind === 'cube' ? 'node 0' : 'processor 0', ox, oy - 2);
   }
-  return { running, busy };
+  return { running, busy, rects };
 }
 
 // the value of a step series at t
@@ -620,6 +633,7 @@ function seek(t) {
   out.setAttribute('data-t', String(state.t));
   out.setAttribute('data-frame', String(state.frame));
   out.setAttribute('data-running', String(st.running));
+  out.setAttribute('data-rects', String(st.rects));
   out.setAttribute('data-queue', String(q));
   const span = rp.w1 - rp.w0;
   $('seek').value = span > 0 ? Math.round((state.t - rp.w0) / span * 1000) : 0;
