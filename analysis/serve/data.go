@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/schedlab/schedlab/analysis/results"
@@ -312,12 +313,20 @@ var TableMetrics = []string{"mean_response", "sd_response", "mean_wait", "max_wa
 
 // OptionalMetrics are shown in the table and offered as curves only in
 // experiments where some run has a value that is neither NaN nor 0
-// (fragmentation, deadlines, the observation window, mesh placements).
+// (fragmentation, deadlines, the observation window) and, for pieces and
+// dispersion, only on meshes.
 var OptionalMetrics = []string{"internal_frag", "external_frag", "pieces", "dispersion", "deadline_miss_rate", "window_delay", "window_util", "window_throughput", "window_power"}
 
+// meshOnly are the optional metrics shown on mesh machines only.
+var meshOnly = map[string]bool{"pieces": true, "dispersion": true}
+
 // informative reports whether some row of the experiment has a value of
-// col that is neither NaN nor 0.
+// col that is neither NaN nor 0 (and, for meshOnly columns, whether the
+// machine is a mesh).
 func informative(e *results.Experiment, col string) bool {
+	if meshOnly[col] && !strings.HasPrefix(e.Machine, "mesh:") {
+		return false
+	}
 	for i := range e.Rows {
 		if v, _ := e.Rows[i].Metric(col); v != 0 && !math.IsNaN(v) {
 			return true

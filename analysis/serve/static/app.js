@@ -43,6 +43,15 @@ function fmt(x) {
   return Number(x.toPrecision(4)).toLocaleString('en-US', { maximumFractionDigits: 6 });
 }
 
+// tick formats an axis value compactly: 400k, 1.2M.
+function tick(x) {
+  const a = Math.abs(x);
+  if (a >= 1e9) return Number((x / 1e9).toPrecision(3)) + 'G';
+  if (a >= 1e6) return Number((x / 1e6).toPrecision(3)) + 'M';
+  if (a >= 1e4) return Number((x / 1e3).toPrecision(3)) + 'k';
+  return fmt(x);
+}
+
 function setStatus(msg, err) {
   const s = $('status');
   s.textContent = msg;
@@ -140,7 +149,7 @@ function chart(svg, opts) {
   for (const v of yt) {
     if (v < ymin || v > ymax) continue;
     sv(g, 'line', { x1: m.l, x2: m.l + pw, y1: Y(v), y2: Y(v), class: 'grid' });
-    sv(g, 'text', { x: m.l - 6, y: Y(v) + 4, 'text-anchor': 'end' }, fmt(v));
+    sv(g, 'text', { x: m.l - 6, y: Y(v) + 4, 'text-anchor': 'end' }, tick(v));
   }
   let xt;
   if (opts.xcats) xt = opts.xcats.map((_, i) => i);
@@ -148,7 +157,7 @@ function chart(svg, opts) {
   for (const v of xt) {
     if (v < xmin - 1e-12 || v > xmax + 1e-12) continue;
     sv(g, 'line', { x1: X(v), x2: X(v), y1: m.t + ph, y2: m.t + ph + 4 });
-    const label = opts.xcats ? opts.xcats[v] : (opts.xfmt ? opts.xfmt(v) : fmt(v));
+    const label = opts.xcats ? opts.xcats[v] : (opts.xfmt ? opts.xfmt(v) : tick(v));
     sv(g, 'text', { x: X(v), y: m.t + ph + 17, 'text-anchor': 'middle' }, label);
   }
   sv(g, 'line', { x1: m.l, x2: m.l + pw, y1: m.t + ph, y2: m.t + ph });
@@ -600,7 +609,7 @@ function drawSide(t) {
   const rp = state.replay;
   const sc = rp.scale;
   const mk = (s) => s.map((p) => ({ x: p.x, y: p.y }));
-  const xfmt = (v) => fmt(v / sc.div);
+  const xfmt = (v) => tick(v / sc.div);
   chart($('queue-chart'), { series: [{ label: 'queue', color: '#c05621', hv: true, points: mk(rp.queueS) }], xmin: rp.w0, xmax: rp.w1, ymin: 0, xlabel: `time (${sc.name})`, ylabel: 'jobs waiting', cursor: t, legend: false, xfmt });
   chart($('busy-chart'), { series: [{ label: 'busy', color: '#2b6cb0', hv: true, points: mk(rp.busyS) }], xmin: rp.w0, xmax: rp.w1, ymin: 0, ymax: rp.machine.procs, fixedy: true, xlabel: `time (${sc.name})`, ylabel: 'processors busy', cursor: t, legend: false, xfmt });
 }
@@ -611,7 +620,7 @@ function drawOverview() {
   const span = [val(rp.span[0]), val(rp.span[1])];
   const sc = timeScale(span[1] - span[0]);
   const svg = $('overview');
-  const scales = chart(svg, { series: [{ label: 'queue (max per bin)', color: '#c05621', hv: true, points: pts, width: 1.2 }], xmin: span[0], xmax: span[1], ymin: 0, xlabel: `time (${sc.name})`, ylabel: 'waiting', band: [rp.w0, rp.w1], legend: false, xfmt: (v) => fmt(v / sc.div) });
+  const scales = chart(svg, { series: [{ label: 'queue (max per bin)', color: '#c05621', hv: true, points: pts, width: 1.2 }], xmin: span[0], xmax: span[1], ymin: 0, xlabel: `time (${sc.name})`, ylabel: 'waiting', band: [rp.w0, rp.w1], legend: false, xfmt: (v) => tick(v / sc.div) });
   svg.onclick = (ev) => {
     const r = svg.getBoundingClientRect();
     const x = (ev.clientX - r.left) * (svg.viewBox.baseVal.width / r.width);
@@ -646,7 +655,7 @@ function seek(t) {
   }
 }
 
-function tick() {
+function advance() {
   const rp = state.replay;
   if (!rp) return;
   const span = rp.w1 - rp.w0;
@@ -665,7 +674,7 @@ function play() {
   if (!state.replay || state.playing) return;
   if (state.t >= state.replay.w1 && state.replay.w1 >= val(state.replay.span[1])) seek(state.replay.w0);
   state.playing = true;
-  state.timer = setInterval(tick, 40);
+  state.timer = setInterval(advance, 40);
   $('play').textContent = 'Pause';
   $('replay-time').setAttribute('data-playing', 'true');
 }
