@@ -61,7 +61,7 @@ func main() {
 				Window: w, Level: c.Float64("level"), Quiet: c.Bool("quiet"), Log: os.Stderr,
 			})
 		},
-		Commands: []*cli.Command{reproduceCommand(), {
+		Commands: []*cli.Command{reproduceCommand(), serveCommand(), {
 			Name:      "compare",
 			Usage:     "differences of per-pair metrics between two result sets (B - A), with CIs across replications",
 			ArgsUsage: "A B",
