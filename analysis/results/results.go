@@ -551,10 +551,11 @@ func (s *Set) Experiments() []Experiment {
 			if !ok {
 				v = "unset"
 			}
+			v = strings.Trim(v, `"`)
 			if f, err := strconv.ParseFloat(v, 64); err == nil {
 				v = strconv.FormatFloat(f, 'g', 4, 64)
 			}
-			parts[n] = k + "=" + strings.Trim(v, `"`)
+			parts[n] = k + "=" + v
 		}
 		out[i].Name += " (" + strings.Join(parts, ", ") + ")"
 	}

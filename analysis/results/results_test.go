@@ -241,7 +241,7 @@ func TestExperimentsSplitWorkloads(t *testing.T) {
 	}
 	for _, ti := range slices.Clone(set.Traces) {
 		ti.Name = "exp-" + ti.Name
-		ti.Params = json.RawMessage(`{"procs":16,"sizes":"exponential","load":` + strconv.FormatFloat(ti.Load, 'g', -1, 64) + `}`)
+		ti.Params = json.RawMessage(`{"procs":16,"sizes":"exponential","mean_procs":"94.09000000000009","load":` + strconv.FormatFloat(ti.Load, 'g', -1, 64) + `}`)
 		set.Traces = append(set.Traces, ti)
 	}
 	exps := set.Experiments()
@@ -257,6 +257,11 @@ func TestExperimentsSplitWorkloads(t *testing.T) {
 				t.Errorf("%s: cell %v %v pools %d rows, want 2", e.Name, c.Pair, c.Load, len(c.Rows))
 			}
 		}
+	}
+	// Numbers written as JSON strings (workload.go's ftoa) read as numbers
+	// to 4 significant digits, not with float noise.
+	if !strings.Contains(exps[1].Name+exps[0].Name, "mean_procs=94.09,") {
+		t.Errorf("names %q, %q: want mean_procs=94.09", exps[0].Name, exps[1].Name)
 	}
 	// Per-point parameters (load, seed, rep...) do not split a sweep.
 	one := fixture.Build(fixture.Spec{Procs: 16, Jobs: 10, Loads: []float64{0.5, 0.8}, Reps: 2, Pairs: 1, Seed: 1})
