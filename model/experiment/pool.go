@@ -133,7 +133,7 @@ func runTask(tk task, opt Options) (result *output) {
 	if err != nil {
 		return fail(err)
 	}
-	comm, err := network.Parse(cmp.Or(opt.Comm, network.Off))
+	comm, err := network.Parse(cmp.Or(p.comm, opt.Comm, network.Off))
 	if err != nil {
 		return fail(err)
 	}
@@ -158,6 +158,7 @@ func runTask(tk task, opt Options) (result *output) {
 		return fail(err)
 	}
 	o := &output{tk: tk, summary: summarize(tk, res, opt, model, comm.Plen)}
+	o.summary.Comm = comm.String()
 	if !keep {
 		res.Pieces = nil
 	}
