@@ -51,7 +51,7 @@ type part struct {
 	path  string // the file
 	rel   string // path below the table's root: the cell's identity across tables
 	sweep string
-	comm  bool // the path has a comm= partition (cell.comm)
+	comm  bool   // the path has a comm= partition (cell.comm)
 	cell  runKey // from the path; trace and rep from the metadata
 	meta  fileMeta
 	rows  int  // row count
