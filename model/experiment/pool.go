@@ -146,10 +146,12 @@ func runTask(tk task, opt Options) (result *output) {
 			return fail(err)
 		}
 	}
-	// Mesh placements are recorded for the dispersion and pieces columns,
-	// and dropped afterwards unless the jobs table wants them.
+	// Mesh and hypercube placements are recorded for the dispersion and
+	// pieces columns (whatever the output options: the summary must not
+	// depend on them), and dropped afterwards unless the jobs table wants
+	// them.
 	keep := opt.Out != "" && opt.Placement
-	eopt := engine.Options{Check: opt.Check, Series: !opt.NoSeries, Placement: keep || p.m.Kind == policy.Mesh, Until: opt.Until}
+	eopt := engine.Options{Check: opt.Check, Series: !opt.NoSeries, Placement: keep || p.m.Kind == policy.Mesh || p.m.Kind == policy.Cube, Until: opt.Until}
 	if model != nil {
 		eopt.Progress = model
 	}

@@ -146,10 +146,11 @@ type Summary struct {
 	// when no job has a cap).
 	MeanActive  float64 `parquet:"mean_active" schema:"optional"`
 	CappedShare float64 `parquet:"capped_share" schema:"optional"`
-	// Mesh placements and communication (model/metrics.Comm; Bani-Mohammad
-	// et al. 2006): over the counted jobs, the mean pairwise hop distance
-	// between a job's processors and the mean number of pieces (both NaN
-	// without recorded mesh placements); under a communication model
+	// Placements and communication (model/metrics.CommTotals;
+	// Bani-Mohammad et al. 2006): over the counted jobs, the mean pairwise
+	// hop distance between a job's processors (metrics.PlacementDispersion:
+	// Manhattan on a mesh, Hamming on a hypercube) and the mean number of
+	// pieces (both NaN on a flat machine, which has no topology); under a communication model
 	// (replay --comm), the mean communication time per job, the mean
 	// latency and blocking time per packet, and the mean hop-flits per job
 	// (hops × P_len, the hop-bytes of a packet of P_len flits), NaN when
