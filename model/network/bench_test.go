@@ -53,6 +53,18 @@ func benchRun(b *testing.B, mode, unit, alloc string, iat float64) {
 		}
 		if i == 0 {
 			b.ReportMetric(res.Last-res.First, "finish")
+			if w, ok := mdl.(*WormholeModel); ok {
+				var pk int64
+				for k := range res.Jobs {
+					pk += mdl.Stats(res.Jobs[k].Index).Packets
+				}
+				// Packet events processed per packet delivered (a packet's own
+				// events: one request per hop, one at its destination, one
+				// delivery), and the forecasts and returns to a saved state.
+				b.ReportMetric(float64(w.Events)/float64(pk), "events/packet")
+				b.ReportMetric(float64(w.Forecasts), "forecasts")
+				b.ReportMetric(float64(w.Rewinds), "rewinds")
+			}
 		}
 	}
 	sec := b.Elapsed().Seconds()
