@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"math"
+	"runtime"
 	"testing"
 
 	"github.com/schedlab/schedlab/model/engine"
@@ -67,6 +68,11 @@ func runDigest(t testing.TB, alloc, unit string, msgs float64, n int, iat float6
 // model gave them before its event queue and routing were made faster.
 // A change of these digests is a change of the model's results.
 func TestWormholeResultsFixed(t *testing.T) {
+	if runtime.GOARCH != "amd64" {
+		// Go fuses multiply-adds on arm64, ppc64 and s390x: their last
+		// bits may differ.
+		t.Skip("digests recorded on amd64")
+	}
 	for _, c := range []struct {
 		alloc, unit string
 		msgs        float64
