@@ -80,6 +80,7 @@ var benchJobs = 1000
 func BenchmarkWormholeMsg(b *testing.B)   { benchRun(b, Wormhole, UnitMsg, "gabl", 60) }
 func BenchmarkAnalyticMsg(b *testing.B)   { benchRun(b, Analytic, UnitMsg, "gabl", 60) }
 func BenchmarkAnalyticRound(b *testing.B) { benchRun(b, Analytic, UnitRound, "gabl", 2000) }
+
 // BenchmarkWormholeRound is a whole gabl06 run (1,000 jobs) with num_mes
 // counting all-to-all rounds, at our medium load 0.0002 (IAT 1411).
 func BenchmarkWormholeRound(b *testing.B) { benchRun(b, Wormhole, UnitRound, "gabl", 1411) }
