@@ -204,7 +204,7 @@ func (f *File) wkey(i int, key string) []string { return []string{"workload", st
 type Plan struct {
 	File  *File
 	Name  string
-	Cells []Cell  // in plan order: workloads, traces (loads, then replications), machines, allocators, schedulers
+	Cells []Cell  // in plan order: workloads, traces (loads, then replications), machines, comm settings, allocators, schedulers
 	units []*unit // the traces, in order
 	opt   experiment.Options
 	// comms lists the plan's communication settings, canonical, in plan
@@ -222,7 +222,8 @@ func (p *Plan) Comms() []string { return p.comms }
 // making comm a dimension of its cells.
 func (p *Plan) CommSwept() bool { return len(p.comms) > 1 }
 
-// Cell is one run of a plan: one trace on one machine under one pair.
+// Cell is one run of a plan: one trace on one machine under one pair and
+// one communication model.
 type Cell struct {
 	Index    int     // position in plan order, from 0
 	Workload string  // its workload's name
