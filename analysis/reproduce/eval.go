@@ -157,10 +157,24 @@ type cell struct {
 
 // config names the configuration of a row: its trace name without the
 // replication suffix (-repRR, as synth sweep and model/sweep name them),
-// the machine and the pair.
-func config(r *schema.Summary) string {
+// the machine and the pair, and its communication model when withComm
+// (the rows sweep comm).
+func config(r *schema.Summary, withComm bool) string {
 	t := strings.TrimSuffix(r.Trace, fmt.Sprintf("-rep%02d", r.Rep))
+	if withComm {
+		return fmt.Sprintf("%s %s %s %s/%s", t, r.Machine, r.Comm, r.Alloc, r.Sched)
+	}
 	return fmt.Sprintf("%s %s %s/%s", t, r.Machine, r.Alloc, r.Sched)
+}
+
+// commSwept reports whether rows hold more than one communication model.
+func commSwept(rows []schema.Summary) bool {
+	for i := range rows {
+		if rows[i].Comm != rows[0].Comm {
+			return true
+		}
+	}
+	return false
 }
 
 // cellOf returns the one configuration whose rows match every selector,
@@ -168,6 +182,7 @@ func config(r *schema.Summary) string {
 func cellOf(rows []schema.Summary, sel ...*Selector) (*cell, string) {
 	byName := map[string]*cell{}
 	var names []string
+	withComm := commSwept(rows)
 	for i := range rows {
 		r := &rows[i]
 		ok := true
@@ -177,7 +192,7 @@ func cellOf(rows []schema.Summary, sel ...*Selector) (*cell, string) {
 		if !ok {
 			continue
 		}
-		k := config(r)
+		k := config(r, withComm)
 		c := byName[k]
 		if c == nil {
 			c = &cell{name: k}
@@ -422,39 +437,47 @@ func (ratioKind) validate(s *Suite, e *Expect, at func(...string) string) error 
 func (ratioKind) evaluate(e *Expect, rows []schema.Summary, tol *Tolerance, level float64, r *Row) {
 	r.Value = *e.Published
 	r.Published = num(r.Value)
-	nc, why := cellOf(rows, &e.Select, e.Num)
+	ci, why := pairedRatio(rows, e.Metric, level, []*Selector{&e.Select, e.Num}, []*Selector{&e.Select, e.Den})
+	if why != "" {
+		r.Verdict, r.Reason = NotComparable, why
+		return
+	}
+	compare(r, ci, tol)
+}
+
+// pairedRatio returns the ratio of the metric's means in the cells of
+// num and den (each selector group must pick one configuration), paired
+// on the replication (stats.PairedRelDiff: the ratio of the means, with a
+// delta-method CI), or the reason it cannot be computed.
+func pairedRatio(rows []schema.Summary, metric string, level float64, num, den []*Selector) (stats.CI, string) {
+	var none stats.CI
+	nc, why := cellOf(rows, num...)
 	if nc == nil {
-		r.Verdict, r.Reason = NotComparable, "numerator: "+why
-		return
+		return none, "numerator: " + why
 	}
-	dc, why := cellOf(rows, &e.Select, e.Den)
+	dc, why := cellOf(rows, den...)
 	if dc == nil {
-		r.Verdict, r.Reason = NotComparable, "denominator: "+why
-		return
+		return none, "denominator: " + why
 	}
-	x, why := nc.values(e.Metric)
+	x, why := nc.values(metric)
 	if x == nil {
-		r.Verdict, r.Reason = NotComparable, why
-		return
+		return none, why
 	}
-	y, why := dc.values(e.Metric)
+	y, why := dc.values(metric)
 	if y == nil {
-		r.Verdict, r.Reason = NotComparable, why
-		return
+		return none, why
 	}
 	if !slices.EqualFunc(nc.rows, dc.rows, func(a, b *schema.Summary) bool { return a.Rep == b.Rep }) {
-		r.Verdict, r.Reason = NotComparable, fmt.Sprintf("numerator and denominator have different replications (%s and %s): cannot pair them", nc.reps(), dc.reps())
-		return
+		return none, fmt.Sprintf("numerator and denominator have different replications (%s and %s): cannot pair them", nc.reps(), dc.reps())
 	}
 	rd, err := stats.PairedRelDiff(x, y, level)
 	if err != nil {
-		r.Verdict, r.Reason = NotComparable, err.Error()
 		if errors.Is(err, stats.ErrTooFew) {
-			r.Reason = noCI(0)
+			return none, noCI(0)
 		}
-		return
+		return none, err.Error()
 	}
-	compare(r, stats.CI{Mean: 1 + rd.Mean, HalfWidth: rd.HalfWidth, N: rd.N, Level: level}, tol)
+	return stats.CI{Mean: 1 + rd.Mean, HalfWidth: rd.HalfWidth, N: rd.N, Level: level}, ""
 }
 
 // rankingKind checks the order of several cells' means on a metric: Rank
@@ -462,14 +485,26 @@ func (ratioKind) evaluate(e *Expect, rows []schema.Summary, tol *Tolerance, leve
 // lowest first (Order "ascending", the default) or highest first
 // ("descending"). Only the order of the means is judged; the reason notes
 // neighbours whose confidence intervals overlap.
+//
+// With num and den, each element of Rank stands for a ratio instead: its
+// cells combined with Num over those combined with Den, paired on the
+// replication as the ratio kind ("GABL's advantage over MBS grows with
+// P_len": rank = the P_len settings, num = GABL, den = MBS, order =
+// descending), and the ratios are ranked.
 type rankingKind struct{}
 
 func (rankingKind) tolerant() bool { return false }
 
 func (rankingKind) selectors(e *Expect) []selection {
-	out := make([]selection, len(e.Rank))
+	var out []selection
 	for i := range e.Rank {
-		out[i] = selection{[]string{"rank", strconv.Itoa(i)}, []*Selector{&e.Select, &e.Rank[i]}}
+		key := []string{"rank", strconv.Itoa(i)}
+		if e.Num != nil {
+			out = append(out, selection{append(key, "num"), []*Selector{&e.Select, &e.Rank[i], e.Num}},
+				selection{append(key[:2:2], "den"), []*Selector{&e.Select, &e.Rank[i], e.Den}})
+			continue
+		}
+		out = append(out, selection{key, []*Selector{&e.Select, &e.Rank[i]}})
 	}
 	return out
 }
@@ -478,8 +513,21 @@ func (rankingKind) validate(s *Suite, e *Expect, at func(...string) string) erro
 	if len(e.Rank) < 2 {
 		return fmt.Errorf("%s: a ranking needs at least two cells", at("rank"))
 	}
-	if e.Num != nil || e.Den != nil || e.Published != nil || e.Theory != nil {
-		return fmt.Errorf("%s: a ranking takes rank (and order), not num, den, published or theory", at())
+	if e.Published != nil || e.Theory != nil {
+		return fmt.Errorf("%s: a ranking takes rank (and order, and num and den for a ranking of ratios), not published or theory", at())
+	}
+	if (e.Num == nil) != (e.Den == nil) {
+		return fmt.Errorf("%s: a ranking of ratios needs both num and den", at())
+	}
+	for _, sel := range []struct {
+		key string
+		s   *Selector
+	}{{"num", e.Num}, {"den", e.Den}} {
+		if sel.s != nil {
+			if err := sel.s.validate(at, sel.key); err != nil {
+				return err
+			}
+		}
 	}
 	if e.Order != "" && e.Order != "ascending" && e.Order != "descending" {
 		return fmt.Errorf("%s: %q: want ascending (the first cell lowest) or descending", at("order"), e.Order)
@@ -506,9 +554,22 @@ func (rankingKind) evaluate(e *Expect, rows []schema.Summary, _ *Tolerance, leve
 		}
 	}
 	r.Published = strings.Join(labels, rel)
+	if e.Num != nil {
+		r.Published = "(" + e.Num.String() + ") / (" + e.Den.String() + "): " + r.Published
+	}
 	cis := make([]stats.CI, len(e.Rank))
 	minN := math.MaxInt
 	for i := range e.Rank {
+		if e.Num != nil {
+			ci, why := pairedRatio(rows, e.Metric, level, []*Selector{&e.Select, &e.Rank[i], e.Num}, []*Selector{&e.Select, &e.Rank[i], e.Den})
+			if why != "" {
+				r.Verdict, r.Reason = NotComparable, labels[i]+": "+why
+				return
+			}
+			cis[i] = ci
+			minN = min(minN, ci.N)
+			continue
+		}
 		c, why := cellOf(rows, &e.Select, &e.Rank[i])
 		if c == nil {
 			r.Verdict, r.Reason = NotComparable, labels[i]+": "+why

@@ -282,3 +282,51 @@ func TestFullOnly(t *testing.T) {
 		t.Error("kinds nest /full")
 	}
 }
+
+// A ranking with num and den ranks ratios (paired per replication), one
+// per element of rank; a comm selector matches the canonical form, and
+// configurations that differ only in comm are told apart.
+func TestRankingOfRatios(t *testing.T) {
+	var rows []schema.Summary
+	for _, c := range []struct {
+		comm  string
+		sched string
+		waits []float64
+	}{
+		{"wormhole:ts=3,plen=8,msgs=5", "fcfs", []float64{10, 12, 11}},
+		{"wormhole:ts=3,plen=8,msgs=5", "easy", []float64{9, 11, 10}},
+		{"wormhole:ts=3,plen=16,msgs=5", "fcfs", []float64{10, 12, 11}},
+		{"wormhole:ts=3,plen=16,msgs=5", "easy", []float64{8, 9.5, 9}},
+		{"wormhole:ts=3,plen=32,msgs=5", "fcfs", []float64{10, 12, 11}},
+		{"wormhole:ts=3,plen=32,msgs=5", "easy", []float64{7, 8, 7.5}},
+	} {
+		rs := rowsOf("m-load0.50", "mesh:4x4", c.sched, 0.5, c.waits...)
+		for i := range rs {
+			rs[i].Comm = c.comm
+		}
+		rows = append(rows, rs...)
+	}
+	rank := []Selector{{Label: "8", Comm: "wormhole:plen=8"}, {Label: "16", Comm: "wormhole:plen=16"}, {Label: "32", Comm: "wormhole:plen=32"}}
+	e := Expect{Claim: "easy's advantage grows", Source: "s", Kind: "ranking", Metric: "mean_wait", Select: Selector{Trace: "m-*"},
+		Num: &Selector{Sched: "easy"}, Den: &Selector{Sched: "fcfs"}, Order: "descending", Rank: rank}
+	s := &Suite{Expect: []Expect{e}}
+	got := Evaluate(s, rows, Full, 0)
+	if len(got) != 1 || got[0].Verdict != Agrees || got[0].OursText != "0.9091 > 0.803 > 0.6818" {
+		t.Fatalf("%+v", got)
+	}
+	if !strings.HasPrefix(got[0].Published, "(sched=easy) / (sched=fcfs): 8 > 16 > 32") {
+		t.Errorf("published %q", got[0].Published)
+	}
+	s.Expect[0].Order = "ascending"
+	if got := Evaluate(s, rows, Full, 0); got[0].Verdict != Disagrees {
+		t.Errorf("ascending: %+v", got[0])
+	}
+	// Without the comm selector, a ratio's cells are ambiguous: three
+	// configurations differ only in comm.
+	one := Expect{Claim: "r", Source: "s", Kind: "ratio", Metric: "mean_wait", Select: Selector{Trace: "m-*"},
+		Num: &Selector{Sched: "easy"}, Den: &Selector{Sched: "fcfs"}, Published: f64(1), Tolerance: &Tolerance{Rel: 0.5}}
+	got = Evaluate(&Suite{Expect: []Expect{one}}, rows, Full, 0)
+	if got[0].Verdict != NotComparable || !strings.Contains(got[0].Reason, "3 configurations match") || !strings.Contains(got[0].Reason, "wormhole:ts=3,plen=16,msgs=5") {
+		t.Errorf("ambiguous comm: %+v", got[0])
+	}
+}

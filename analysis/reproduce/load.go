@@ -97,7 +97,7 @@ func (s *Suite) Plan(f *sweep.File, m Mode, seed *int64) (*sweep.Plan, error) {
 func (s *Suite) CheckPlan(p *sweep.Plan, where func(...string) string) error {
 	rows := make([]schema.Summary, len(p.Cells))
 	for i, c := range p.Cells {
-		rows[i] = schema.Summary{Trace: c.Trace, Machine: c.Machine, Alloc: c.Alloc, Sched: c.Sched, Rep: int64(c.Rep), Load: c.Load}
+		rows[i] = schema.Summary{Trace: c.Trace, Machine: c.Machine, Alloc: c.Alloc, Sched: c.Sched, Rep: int64(c.Rep), Load: c.Load, Comm: c.Comm}
 	}
 	for i := range s.Expect {
 		e := &s.Expect[i]

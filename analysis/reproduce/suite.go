@@ -23,6 +23,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/schedlab/schedlab/model/network"
 	"github.com/schedlab/schedlab/model/schema"
 )
 
@@ -132,6 +133,24 @@ type Selector struct {
 	Alloc   string   `toml:"alloc"`   // exact allocator spec as recorded: "count"
 	Sched   string   `toml:"sched"`   // exact scheduler spec as recorded: "fcfs", "mq:q=32"
 	Load    *float64 `toml:"load"`    // the trace's offered load (to 1e-9)
+	// Comm is the communication model (model/network's syntax, compared
+	// in canonical form: "wormhole:plen=16,msgs=5,unit=msg" matches the
+	// summary's "wormhole:ts=3,plen=16,msgs=5,unit=msg"): a plan that
+	// sweeps comm.
+	Comm string `toml:"comm"`
+}
+
+// commCanon returns the canonical form of s.Comm ("" when not given; the
+// text itself when it does not parse, which validate reports).
+func (s *Selector) commCanon() string {
+	if s.Comm == "" {
+		return ""
+	}
+	c, err := network.Parse(s.Comm)
+	if err != nil {
+		return s.Comm
+	}
+	return c.String()
 }
 
 // Match reports whether row r matches s. A malformed trace pattern
@@ -154,6 +173,9 @@ func (s *Selector) Match(r *schema.Summary) bool {
 	if s.Load != nil && math.Abs(*s.Load-r.Load) > 1e-9 {
 		return false
 	}
+	if s.Comm != "" && s.commCanon() != r.Comm {
+		return false
+	}
 	return true
 }
 
@@ -173,6 +195,7 @@ func (s *Selector) String() string {
 	if s.Load != nil {
 		add("load", fmt.Sprintf("%g", *s.Load))
 	}
+	add("comm", s.Comm)
 	if len(parts) == 0 {
 		return "every row"
 	}
@@ -187,6 +210,11 @@ func (s *Selector) validate(where func(...string) string, key ...string) error {
 	}
 	if s.Load != nil && (math.IsNaN(*s.Load) || *s.Load < 0) {
 		return fmt.Errorf("%s: load %g must be ≥ 0", where(append(key, "load")...), *s.Load)
+	}
+	if s.Comm != "" {
+		if _, err := network.Parse(s.Comm); err != nil {
+			return fmt.Errorf("%s: %v", where(append(key, "comm")...), err)
+		}
 	}
 	return nil
 }

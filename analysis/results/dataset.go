@@ -43,6 +43,7 @@ func isDataset(dir string) (bool, error) {
 type runKey struct {
 	trace, machine, alloc, sched string
 	rep                          int64
+	comm                         string
 }
 
 // part is one part file of a complete cell.
@@ -50,6 +51,7 @@ type part struct {
 	path  string // the file
 	rel   string // path below the table's root: the cell's identity across tables
 	sweep string
+	comm  bool   // the path has a comm= partition (cell.comm)
 	cell  runKey // from the path; trace and rep from the metadata
 	meta  fileMeta
 	rows  int  // row count
@@ -171,7 +173,7 @@ func loadDataset(dir string) (*Set, error) {
 			}
 		}
 		if o, dup := seen[p.cell]; dup {
-			return nil, fmt.Errorf("%s and %s hold the same run (trace %s, machine %s, %s / %s, rep %d): two sweeps of one dataset replayed it (results must be unique, as in summary.parquet)", o.path, p.path, p.cell.trace, p.cell.machine, p.cell.alloc, p.cell.sched, p.cell.rep)
+			return nil, fmt.Errorf("%s and %s hold the same run (trace %s, machine %s, %s / %s, rep %d, comm %q): two sweeps of one dataset replayed it (results must be unique, as in summary.parquet)", o.path, p.path, p.cell.trace, p.cell.machine, p.cell.alloc, p.cell.sched, p.cell.rep, p.cell.comm)
 		}
 		seen[p.cell] = p
 		s.Summary = append(s.Summary, p.sum...)
@@ -227,7 +229,7 @@ func loadDataset(dir string) (*Set, error) {
 		if i < len(jobParts) {
 			p := jobParts[i]
 			rows := s.Jobs[jobAt[i] : jobAt[i]+p.rows]
-			if err := readPart(p, rows, jobColumns, func(j *Job) runKey { return runKey{j.Trace, j.Machine, j.Alloc, j.Sched, j.Rep} }); err != nil {
+			if err := readPart(p, rows, jobColumns, func(j *Job) runKey { return runKey{j.Trace, j.Machine, j.Alloc, j.Sched, j.Rep, j.Comm} }); err != nil {
 				return err
 			}
 			if !p.load {
@@ -239,7 +241,7 @@ func loadDataset(dir string) (*Set, error) {
 		}
 		i -= len(jobParts)
 		p := seriesParts[i]
-		return readPart(p, s.Series[seriesAt[i]:seriesAt[i]+p.rows], seriesColumns, func(r *Series) runKey { return runKey{r.Trace, r.Machine, r.Alloc, r.Sched, r.Rep} })
+		return readPart(p, s.Series[seriesAt[i]:seriesAt[i]+p.rows], seriesColumns, func(r *Series) runKey { return runKey{r.Trace, r.Machine, r.Alloc, r.Sched, r.Rep, r.Comm} })
 	})
 	if err != nil {
 		return nil, err
@@ -290,14 +292,20 @@ func walkTable(dir, table string) ([]*part, error) {
 	return out, err
 }
 
-// parsePartPath decodes a part's path below its table's root.
+// parsePartPath decodes a part's path below its table's root: the four
+// partitions, or five with comm= after machine= (a sweep that varies the
+// communication model).
 func parsePartPath(rel string) (*part, error) {
 	comps := strings.Split(rel, "/")
-	if len(comps) != len(schema.PartitionKeys)+1 {
-		return nil, fmt.Errorf("a Parquet file %d directories below the table, not %d", len(comps)-1, len(schema.PartitionKeys))
+	n := len(schema.PartitionKeys)
+	keys := schema.PartitionKeys
+	if len(comps) == n+2 {
+		keys = slices.Insert(slices.Clone(keys), 2, schema.CommPartition)
+	} else if len(comps) != n+1 {
+		return nil, fmt.Errorf("a Parquet file %d directories below the table, not %d (or %d with %s=)", len(comps)-1, n, n+1, schema.CommPartition)
 	}
-	var vals [4]string
-	for i, k := range schema.PartitionKeys {
+	vals := make([]string, len(keys))
+	for i, k := range keys {
 		v, ok := strings.CutPrefix(comps[i], k+"=")
 		if !ok {
 			return nil, fmt.Errorf("directory %q is not the partition %s=VALUE", comps[i], k)
@@ -313,6 +321,9 @@ func parsePartPath(rel string) (*part, error) {
 	}
 	if base := comps[len(comps)-1]; !strings.HasPrefix(base, "part-") {
 		return nil, fmt.Errorf("file name %q does not start with part-", base)
+	}
+	if len(keys) > n {
+		return &part{rel: rel, sweep: vals[0], comm: true, cell: runKey{machine: vals[1], comm: vals[2], alloc: vals[3], sched: vals[4]}}, nil
 	}
 	return &part{rel: rel, sweep: vals[0], cell: runKey{machine: vals[1], alloc: vals[2], sched: vals[3]}}, nil
 }
@@ -362,7 +373,10 @@ func (p *part) inspect(cols []schema.Column, rows bool) error {
 	if !p.load {
 		r.Load = -1
 	}
-	return checkRows(p, p.sum, func(r *Summary) runKey { return runKey{r.Trace, r.Machine, r.Alloc, r.Sched, r.Rep} })
+	if !p.comm {
+		p.cell.comm = r.Comm // no comm= partition: the row's (checked by its jobs and series)
+	}
+	return checkRows(p, p.sum, func(r *Summary) runKey { return runKey{r.Trace, r.Machine, r.Alloc, r.Sched, r.Rep, r.Comm} })
 }
 
 // readPart reads a jobs or series part into rows, which has room for the
@@ -386,8 +400,8 @@ func readPart[T any](p *part, rows []T, cols []schema.Column, key func(*T) runKe
 func checkRows[T any](p *part, rows []T, key func(*T) runKey) error {
 	for i := range rows {
 		if k := key(&rows[i]); k != p.cell {
-			return fmt.Errorf("%s: row %d is of run (trace %s, machine %s, %s / %s, rep %d), not of the cell of its path and metadata (trace %s, machine %s, %s / %s, rep %d)",
-				p.path, i+1, k.trace, k.machine, k.alloc, k.sched, k.rep, p.cell.trace, p.cell.machine, p.cell.alloc, p.cell.sched, p.cell.rep)
+			return fmt.Errorf("%s: row %d is of run (trace %s, machine %s, %s / %s, rep %d, comm %q), not of the cell of its path and metadata (trace %s, machine %s, %s / %s, rep %d, comm %q)",
+				p.path, i+1, k.trace, k.machine, k.alloc, k.sched, k.rep, k.comm, p.cell.trace, p.cell.machine, p.cell.alloc, p.cell.sched, p.cell.rep, p.cell.comm)
 		}
 	}
 	return nil

@@ -116,7 +116,7 @@ func TestArrowRecord(t *testing.T) {
 	}
 	jr := results.ToRecord(nil, set.Jobs)
 	defer jr.Release()
-	if jr.NumCols() != 22 || jr.Schema().Field(19).Name != "placement" || jr.Schema().Field(14).Type != arrow.PrimitiveTypes.Float64 {
+	if jr.NumCols() != 23 || jr.Schema().Field(19).Name != "placement" || jr.Schema().Field(14).Type != arrow.PrimitiveTypes.Float64 {
 		t.Fatalf("jobs schema %v", jr.Schema())
 	}
 	// The placement list holds each job's pieces.

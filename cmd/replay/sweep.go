@@ -100,14 +100,23 @@ func runSweep(c *cli.Context) error {
 func listCells(c *cli.Context, plan *sweep.Plan, shard sweep.Shard) error {
 	cells := plan.CellsOf(shard)
 	tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "cell\ttrace\trep\tload\tmachine\talloc\tsched\tjobs")
+	swept := plan.CommSwept() // comm is a dimension: a column of its own
+	head := "cell\ttrace\trep\tload\tmachine\talloc\tsched\tjobs"
+	if swept {
+		head = "cell\ttrace\trep\tload\tmachine\tcomm\talloc\tsched\tjobs"
+	}
+	fmt.Fprintln(tw, head)
 	var jobs int64
 	for _, cl := range cells {
 		load := "-"
 		if cl.Load > 0 {
 			load = workload.FormatLoad(cl.Load)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\t%s\t%d\n", cl.Index+1, cl.Trace, cl.Rep, load, cl.Machine, cl.Alloc, cl.Sched, cl.Jobs)
+		machine := cl.Machine
+		if swept {
+			machine += "\t" + cl.Comm
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\t%s\t%d\n", cl.Index+1, cl.Trace, cl.Rep, load, machine, cl.Alloc, cl.Sched, cl.Jobs)
 		jobs += int64(cl.Jobs)
 	}
 	if err := tw.Flush(); err != nil {
@@ -134,7 +143,11 @@ func mergeSweep(c *cli.Context, plan *sweep.Plan, out string) error {
 				names = append(names, fmt.Sprintf("and %d more", len(missing)-5))
 				break
 			}
-			names = append(names, fmt.Sprintf("%s %s/%s on %s", m.Trace, m.Alloc, m.Sched, m.Machine))
+			name := fmt.Sprintf("%s %s/%s on %s", m.Trace, m.Alloc, m.Sched, m.Machine)
+			if plan.CommSwept() {
+				name += ", comm " + m.Comm
+			}
+			names = append(names, name)
 		}
 		return fmt.Errorf("sweep %s: %d of %d cells are not complete in %s (%s): run the missing shards again with --resume", plan.Name, len(missing), len(plan.Cells), out, strings.Join(names, "; "))
 	}

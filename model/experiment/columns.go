@@ -185,14 +185,14 @@ func (e *encoders) each(n int, f func(i int, buf *[]parquet.Value) error) error 
 
 // runKeys are the key columns every job and series row of a run repeats.
 type runKeys struct {
-	trace, machine, alloc, sched, rep parquet.Value
+	trace, machine, alloc, sched, rep, comm parquet.Value
 }
 
 func keysOf(o *output) runKeys {
 	p := o.tk.tr
 	str := func(s string) parquet.Value { return parquet.ByteArrayValue([]byte(s)) }
 	return runKeys{str(p.t.Name), str(p.m.String()), str(o.tk.pair.Alloc), str(o.tk.pair.Sched),
-		parquet.Int64Value(int64(p.t.Provenance.Rep))}
+		parquet.Int64Value(int64(p.t.Provenance.Rep)), str(o.summary.Comm)}
 }
 
 // extend grows vals by n values and returns it with the n new ones.
@@ -228,13 +228,21 @@ func int64s(xs []int64, vals []parquet.Value) []parquet.Value {
 	return vals
 }
 
+// keyColumn is the column of one run key, the same value on every row.
+func keyColumn[R table](name string, keys func(R) *runKeys, v func(*runKeys) parquet.Value) column[R] {
+	return column[R]{name, func(r R, lo, hi, _ int, vals []parquet.Value) []parquet.Value {
+		return repeat(v(keys(r)), hi-lo, vals)
+	}}
+}
+
+// commColumn is the comm column, last in both files (it came later).
+func commColumn[R table](keys func(R) *runKeys) column[R] {
+	return keyColumn("comm", keys, func(k *runKeys) parquet.Value { return k.comm })
+}
+
 // keyColumns returns the columns of the run keys, first in both files.
 func keyColumns[R table](keys func(R) *runKeys) []column[R] {
-	key := func(name string, v func(*runKeys) parquet.Value) column[R] {
-		return column[R]{name, func(r R, lo, hi, _ int, vals []parquet.Value) []parquet.Value {
-			return repeat(v(keys(r)), hi-lo, vals)
-		}}
-	}
+	key := func(name string, v func(*runKeys) parquet.Value) column[R] { return keyColumn(name, keys, v) }
 	return []column[R]{
 		key("trace", func(k *runKeys) parquet.Value { return k.trace }),
 		key("machine", func(k *runKeys) parquet.Value { return k.machine }),
@@ -468,6 +476,7 @@ var jobColumns = append(keyColumns(func(t *jobTable) *runKeys { return &t.keys }
 	pieceColumn("mask", 4),
 	jobInt("suspensions", iSuspensions),
 	jobInt("migrations", iMigrations),
+	commColumn(func(t *jobTable) *runKeys { return &t.keys }),
 }...)
 
 // seriesTable is one run's series.parquet rows; the samples are compact
@@ -509,4 +518,5 @@ var seriesColumns = append(keyColumns(func(t *seriesTable) *runKeys { return &t.
 		}
 		return vals
 	}},
+	commColumn(func(t *seriesTable) *runKeys { return &t.keys }),
 }...)

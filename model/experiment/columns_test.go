@@ -109,7 +109,7 @@ func TestColumnsAreTheRows(t *testing.T) {
 			row := schema.Job{Trace: tr.Name, Machine: "flat:32", Alloc: "picky", Sched: sp.Name, JobID: j.ID,
 				Submit: j.Submit, Start: j.Start, End: j.End, Wait: j.Start - j.Submit, Response: j.End - j.Submit,
 				Slowdown: metrics.Slowdown(j.End-j.Submit, j.Run), BoundedSlowdown: metrics.BoundedSlowdown(j.End-j.Submit, j.Run, 10),
-				ReqProcs: int64(j.Procs), AllocProcs: res.AllocProcs[i], Load: 0.8, Run: j.Run, Estimate: j.Estimate, User: j.User,
+				ReqProcs: int64(j.Procs), AllocProcs: res.AllocProcs[i], Load: 0.8, Run: j.Run, Estimate: j.Estimate, User: j.User, Comm: "off",
 			}
 			for _, q := range res.Placement(i) {
 				row.Placement = append(row.Placement, schema.Piece(q))
@@ -119,7 +119,7 @@ func TestColumnsAreTheRows(t *testing.T) {
 		}
 		for _, x := range res.Series {
 			wantSeries = append(wantSeries, schema.Series{Trace: tr.Name, Machine: "flat:32", Alloc: "picky", Sched: sp.Name,
-				Time: x.Time, Busy: x.Busy, Running: int64(x.Running), Queue: int64(x.Queue)})
+				Time: x.Time, Busy: x.Busy, Running: int64(x.Running), Queue: int64(x.Queue), Comm: "off"})
 		}
 		if err := s.write(o); err != nil {
 			t.Fatal(err)

@@ -84,3 +84,36 @@ func TestCommSummaryHandWorked(t *testing.T) {
 		t.Error("plen=0 accepted")
 	}
 }
+
+// The placement columns: a hop distance on a hypercube (Hamming: a job of
+// 3 processors gets a 2-cube, mean distance 4/3), none on a flat machine
+// (NaN: node numbers are not places), whatever the output options.
+func TestDispersionByMachine(t *testing.T) {
+	three := func(machine string) *trace.Trace {
+		t := &trace.Trace{Name: "three", Machine: machine}
+		t.Provenance.Load = -1
+		j := trace.NewJob(1)
+		j.Submit, j.Run, j.ReqProcs, j.Status = 0, 5, 3, 1
+		t.Jobs = append(t.Jobs, j)
+		return t
+	}
+	for _, c := range []struct {
+		machine, alloc string
+		disp, pieces   float64
+	}{
+		{"cube:4", "buddy", 4.0 / 3, 1},
+		{"flat:16", "contig", math.NaN(), math.NaN()},
+	} {
+		for _, out := range []string{"", t.TempDir()} {
+			rows, err := Run([]*trace.Trace{three(c.machine)}, Options{Allocs: []string{c.alloc}, Scheds: []string{"fcfs"}, Workers: 1, Out: out, Placement: true})
+			if err != nil {
+				t.Fatalf("%s: %v", c.machine, err)
+			}
+			r := rows[0]
+			same := func(a, b float64) bool { return near(a, b) || math.IsNaN(a) && math.IsNaN(b) }
+			if !same(r.Dispersion, c.disp) || !same(r.Pieces, c.pieces) || r.Comm != "off" {
+				t.Errorf("%s (out %q): dispersion %g pieces %g comm %q, want %g %g off", c.machine, out, r.Dispersion, r.Pieces, r.Comm, c.disp, c.pieces)
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/schedlab/schedlab/model/catalog"
+	"github.com/schedlab/schedlab/model/network"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/schema"
 	"github.com/schedlab/schedlab/trace"
@@ -24,11 +26,19 @@ type Group struct {
 	Release func()                       // optional: called once the trace has been converted to engine jobs
 	Machine policy.Machine
 	Pairs   []catalog.Pair
+	// Comm is the group's communication model (model/network.Parse);
+	// "" → Options.Comm. A sweep that varies it has one group per
+	// setting.
+	Comm string
 }
 
 // Dataset configures RunDataset.
 type Dataset struct {
 	Sweep string // the sweep's name: the sweep= partition
+	// CommPartition puts each cell under a comm= partition (its
+	// communication model's canonical form; schema.CellKey.Comm): a sweep
+	// that varies the model.
+	CommPartition bool
 	// Done, when set, is called in plan order after each cell's files are
 	// in place, with the cell and its summary row.
 	Done func(k schema.CellKey, s schema.Summary)
@@ -50,12 +60,18 @@ func RunDataset(groups []Group, ds Dataset, opt Options) error {
 		return errors.New("dataset: no output directory")
 	}
 	var tasks []task
+	commOf := make([]string, len(groups)) // canonical, for the cell keys
 	for i := range groups {
 		g := &groups[i]
+		c, err := network.Parse(cmp.Or(g.Comm, opt.Comm, network.Off))
+		if err != nil {
+			return fmt.Errorf("trace %s: %w", g.Name, err)
+		}
+		commOf[i] = c.String()
 		if len(g.Pairs) == 0 {
 			continue
 		}
-		p := &prepared{name: g.Name, m: g.Machine, left: len(g.Pairs), load: g.Load, release: g.Release, opt: &opt}
+		p := &prepared{name: g.Name, m: g.Machine, left: len(g.Pairs), load: g.Load, release: g.Release, opt: &opt, comm: g.Comm}
 		for _, pr := range g.Pairs {
 			tasks = append(tasks, task{p, pr})
 		}
@@ -70,6 +86,9 @@ func RunDataset(groups []Group, ds Dataset, opt Options) error {
 		g := &groups[i]
 		for _, pr := range g.Pairs {
 			k := schema.CellKey{Sweep: ds.Sweep, Machine: g.Machine.String(), Alloc: pr.Alloc, Sched: pr.Sched, Trace: g.Name, Rep: int64(g.Rep)}
+			if ds.CommPartition {
+				k.Comm = commOf[i]
+			}
 			for _, table := range schema.Tables {
 				path := filepath.Join(opt.Out, filepath.FromSlash(k.Path(table)))
 				dir := filepath.Dir(path)
@@ -85,7 +104,7 @@ func RunDataset(groups []Group, ds Dataset, opt Options) error {
 			return err
 		}
 	}
-	w := &cellWriter{root: opt.Out, sweep: ds.Sweep, opt: opt, enc: newEncoders()}
+	w := &cellWriter{root: opt.Out, sweep: ds.Sweep, commPart: ds.CommPartition, opt: opt, enc: newEncoders()}
 	defer w.enc.stop()
 	write := func(o *output) error {
 		err := w.write(w.key(o), o)
@@ -107,17 +126,22 @@ func RunDataset(groups []Group, ds Dataset, opt Options) error {
 
 // cellWriter writes each run's cell files, on the workers.
 type cellWriter struct {
-	root  string
-	sweep string
-	opt   Options
-	enc   *encoders
-	rows  sync.Pool // *jobTable: buffers kept between cells
+	root     string
+	sweep    string
+	commPart bool // cells under comm= partitions
+	opt      Options
+	enc      *encoders
+	rows     sync.Pool // *jobTable: buffers kept between cells
 }
 
 func (w *cellWriter) key(o *output) schema.CellKey {
 	p := o.tk.tr
-	return schema.CellKey{Sweep: w.sweep, Machine: p.m.String(), Alloc: o.tk.pair.Alloc, Sched: o.tk.pair.Sched,
+	k := schema.CellKey{Sweep: w.sweep, Machine: p.m.String(), Alloc: o.tk.pair.Alloc, Sched: o.tk.pair.Sched,
 		Trace: p.t.Name, Rep: int64(p.t.Provenance.Rep)}
+	if w.commPart {
+		k.Comm = o.summary.Comm
+	}
+	return k
 }
 
 // write writes the cell's files: jobs, series (unless NoSeries), then the

@@ -129,6 +129,7 @@ type prepared struct {
 	load    func() (*trace.Trace, error)
 	release func()
 	opt     *Options
+	comm    string // RunDataset: the group's communication model ("" → Options.Comm)
 	err     error
 }
 

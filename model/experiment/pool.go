@@ -133,7 +133,7 @@ func runTask(tk task, opt Options) (result *output) {
 	if err != nil {
 		return fail(err)
 	}
-	comm, err := network.Parse(cmp.Or(opt.Comm, network.Off))
+	comm, err := network.Parse(cmp.Or(p.comm, opt.Comm, network.Off))
 	if err != nil {
 		return fail(err)
 	}
@@ -146,10 +146,12 @@ func runTask(tk task, opt Options) (result *output) {
 			return fail(err)
 		}
 	}
-	// Mesh placements are recorded for the dispersion and pieces columns,
-	// and dropped afterwards unless the jobs table wants them.
+	// Mesh and hypercube placements are recorded for the dispersion and
+	// pieces columns (whatever the output options: the summary must not
+	// depend on them), and dropped afterwards unless the jobs table wants
+	// them.
 	keep := opt.Out != "" && opt.Placement
-	eopt := engine.Options{Check: opt.Check, Series: !opt.NoSeries, Placement: keep || p.m.Kind == policy.Mesh, Until: opt.Until}
+	eopt := engine.Options{Check: opt.Check, Series: !opt.NoSeries, Placement: keep || p.m.Kind == policy.Mesh || p.m.Kind == policy.Cube, Until: opt.Until}
 	if model != nil {
 		eopt.Progress = model
 	}
@@ -158,6 +160,7 @@ func runTask(tk task, opt Options) (result *output) {
 		return fail(err)
 	}
 	o := &output{tk: tk, summary: summarize(tk, res, opt, model, comm.Plen)}
+	o.summary.Comm = comm.String()
 	if !keep {
 		res.Pieces = nil
 	}

@@ -26,7 +26,7 @@ func TestReadWithArrow(t *testing.T) {
 		schema.JobsFile: "trace:utf8 machine:utf8 alloc:utf8 sched:utf8 rep:int64 job_id:int64 submit_time:float64 start_time:float64 " +
 			"end_time:float64 wait_time:float64 response_time:float64 slowdown:float64 bounded_slowdown:float64 req_procs:int64 " +
 			"alloc_procs:float64 load:float64 run_time:float64 estimate:float64 user_id:int64 " +
-			"placement:list<list: struct<x: int32, y: int32, w: int32, h: int32, mask: int32>, nullable> suspensions:int64 migrations:int64 ",
+			"placement:list<list: struct<x: int32, y: int32, w: int32, h: int32, mask: int32>, nullable> suspensions:int64 migrations:int64 comm:utf8 ",
 		schema.SummaryFile: "trace:utf8 machine:utf8 alloc:utf8 sched:utf8 rep:int64 jobs:int64 rejected:int64 mean_response:float64 " +
 			"sd_response:float64 mean_wait:float64 mean_slowdown:float64 mean_bsld:float64 utilization:float64 makespan:float64 " +
 			"throughput:float64 power:float64 max_queue:int64 mean_queue:float64 load:float64 procs:int64 bsld_tau:float64 " +
@@ -35,8 +35,8 @@ func TestReadWithArrow(t *testing.T) {
 			"window_end:float64 window_generated:int64 window_completed:int64 window_allocated:int64 window_delay:float64 " +
 			"window_throughput:float64 window_util:float64 window_power:float64 window_offered:float64 " +
 			"deadline_jobs:int64 deadline_missed:int64 deadline_miss_rate:float64 preemptions:int64 migrations:int64 migration_time:float64 mean_active:float64 capped_share:float64 " +
-			"dispersion:float64 pieces:float64 comm_time:float64 pkt_latency:float64 pkt_blocking:float64 hop_flits:float64 ",
-		schema.SeriesFile: "trace:utf8 machine:utf8 alloc:utf8 sched:utf8 rep:int64 time:float64 busy:float64 running:int64 queue:int64 ",
+			"dispersion:float64 pieces:float64 comm_time:float64 pkt_latency:float64 pkt_blocking:float64 hop_flits:float64 comm:utf8 ",
+		schema.SeriesFile: "trace:utf8 machine:utf8 alloc:utf8 sched:utf8 rep:int64 time:float64 busy:float64 running:int64 queue:int64 comm:utf8 ",
 	}
 	rowsWant := map[string]int64{schema.JobsFile: 6, schema.SummaryFile: 2, schema.SeriesFile: 8}
 	for name, cols := range want {

@@ -31,7 +31,7 @@ func summarize(tk task, res *engine.Result, opt Options, model network.Model, pl
 	classes := metrics.NewClassStats(metrics.SizeQuarters(p.m.Procs))
 	window := metrics.NoWindow()
 	waiting := 0
-	comm := metrics.NewCommTotals(plen)
+	comm := metrics.NewCommTotals(plen, p.m.Kind)
 	var deadlines, missed int64 // counted jobs with a deadline, and missing it
 	if opt.Until > 0 {
 		w := metrics.NewWindow(opt.Until, p.m.Procs)

@@ -450,12 +450,58 @@ func TimeAveragedFragmentation(procs int64, jobs []Interval) float64 {
 // (Bani-Mohammad, Ould-Khaoua, Ababneh & Mackenzie 2006; model/network),
 // for report pages that show them.
 var Comm = []Metric{
-	{"dispersion", "dispersion", "disp", Dimensionless, true, "mean over jobs of the mean Manhattan (hop) distance between two of its processors (MeshDispersion)"},
-	{"pieces", "pieces per job", "pieces", Dimensionless, true, "mean number of submeshes a job was given (1: contiguous)"},
+	{"dispersion", "dispersion", "disp", Dimensionless, true, "mean over jobs of the mean hop distance between two of its processors (PlacementDispersion: Manhattan on a mesh, Hamming on a hypercube; NaN on a flat machine)"},
+	{"pieces", "pieces per job", "pieces", Dimensionless, true, "mean number of submeshes (subcubes) a job was given (1: contiguous); NaN on a flat machine"},
 	{"comm_time", "communication time", "comm", Time, true, "mean per job: start to its last packet's delivery (model/network)"},
 	{"pkt_latency", "packet latency", "latency", Time, true, "mean per packet: sent to tail delivered"},
 	{"pkt_blocking", "packet blocking", "block", Time, true, "mean per packet: time its header waited for a busy link or ejection channel"},
 	{"hop_flits", "hop-flits per job", "hop-flits", Dimensionless, true, "mean per job: Σ over its packets of hops × P_len (hop-bytes in flits)"},
+}
+
+// PlacementDispersion is the mean hop distance between two distinct nodes
+// of a placement on a machine of kind (policy.Machine.Kind): the
+// Manhattan distance on a mesh (MeshDispersion, XY routing's hops), the
+// Hamming distance on a hypercube (CubeDispersion, e-cube routing's
+// hops); NaN on a flat machine, which has no topology (its pieces are
+// ranges of node numbers, not places), and for fewer than two nodes.
+func PlacementDispersion(kind string, ps []policy.Piece) float64 {
+	switch kind {
+	case policy.Mesh:
+		return MeshDispersion(ps)
+	case policy.Cube:
+		return CubeDispersion(ps)
+	}
+	return math.NaN()
+}
+
+// CubeDispersion is the mean Hamming distance between two distinct nodes
+// of a hypercube placement (subcubes policy.Subcube: base X, free bits
+// Mask), in O(pieces × dimensions): per bit, the pairs that differ in it
+// are (nodes with the bit set) × (nodes without). NaN for fewer than two
+// nodes.
+func CubeDispersion(ps []policy.Piece) float64 {
+	var n int64
+	var ones [31]int64
+	for _, p := range ps {
+		size := int64(p.Size())
+		n += size
+		for b := range ones {
+			switch bit := int32(1) << b; {
+			case p.Mask&bit != 0:
+				ones[b] += size / 2
+			case p.X&bit != 0:
+				ones[b] += size
+			}
+		}
+	}
+	if n < 2 {
+		return math.NaN()
+	}
+	var sum int64
+	for _, k := range ones {
+		sum += k * (n - k)
+	}
+	return float64(sum) / float64(n*(n-1)/2)
 }
 
 // MeshDispersion is the mean Manhattan distance between two distinct nodes of
@@ -508,20 +554,24 @@ type CommTotals struct {
 	comm, lat, block     float64
 	packets, hops, cjobs int64
 	plen                 int
+	kind                 string
 }
 
-// NewCommTotals returns an empty accumulator for packets of plen flits.
-func NewCommTotals(plen int) *CommTotals { return &CommTotals{plen: plen} }
+// NewCommTotals returns an empty accumulator for packets of plen flits on
+// a machine of kind (policy.Machine.Kind).
+func NewCommTotals(plen int, kind string) *CommTotals { return &CommTotals{plen: plen, kind: kind} }
 
-// AddPlacement counts one job's mesh placement: its dispersion (jobs of
-// one processor left out) and pieces.
+// AddPlacement counts one job's placement on a mesh or hypercube: its
+// dispersion (PlacementDispersion; jobs of one processor left out) and
+// pieces. Placements on a flat machine are not counted: both are NaN
+// there.
 func (c *CommTotals) AddPlacement(ps []policy.Piece) {
-	if len(ps) == 0 {
+	if len(ps) == 0 || (c.kind != policy.Mesh && c.kind != policy.Cube) {
 		return
 	}
 	c.jobs++
 	c.pieces += int64(len(ps))
-	if d := MeshDispersion(ps); !math.IsNaN(d) {
+	if d := PlacementDispersion(c.kind, ps); !math.IsNaN(d) {
 		c.disp += d
 		c.dispN++
 	}

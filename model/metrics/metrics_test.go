@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"testing"
 
@@ -167,6 +168,46 @@ func TestMeshDispersion(t *testing.T) {
 		t.Errorf("two neighbours: %g", got)
 	}
 	if !math.IsNaN(MeshDispersion([]policy.Piece{policy.Rect(3, 3, 1, 1)})) {
+		t.Error("one node: want NaN")
+	}
+}
+
+// CubeDispersion from subcubes equals the pairwise mean Hamming distance
+// by brute force; PlacementDispersion picks the machine's distance, and a
+// flat machine has none.
+func TestCubeDispersion(t *testing.T) {
+	ps := []policy.Piece{policy.Subcube(0, 0b0011), policy.Subcube(0b1000, 0), policy.Subcube(0b10100, 0b1000000)}
+	var nodes []int
+	for _, p := range ps {
+		for s := 0; s < 1<<7; s++ {
+			if s&^int(p.Mask) == 0 {
+				nodes = append(nodes, int(p.X)|s)
+			}
+		}
+	}
+	if len(nodes) != 7 {
+		t.Fatalf("%d nodes, want 7", len(nodes))
+	}
+	var sum, pairs float64
+	for i := range nodes {
+		for j := i + 1; j < len(nodes); j++ {
+			sum += float64(bits.OnesCount(uint(nodes[i] ^ nodes[j])))
+			pairs++
+		}
+	}
+	if got := CubeDispersion(ps); math.Abs(got-sum/pairs) > 1e-12 {
+		t.Errorf("CubeDispersion %g, brute force %g", got, sum/pairs)
+	}
+	if got := PlacementDispersion(policy.Cube, ps[:1]); got != 4.0/3 {
+		t.Errorf("a 2-cube: %g, want 4/3 (4 pairs at 1 hop, 2 at 2)", got)
+	}
+	if got := PlacementDispersion(policy.Mesh, []policy.Piece{policy.Rect(0, 0, 2, 1)}); got != 1 {
+		t.Errorf("mesh: %g", got)
+	}
+	if got := PlacementDispersion(policy.Flat, []policy.Piece{{X: 0, W: 4, H: 1}, {X: 9, W: 2, H: 1}}); !math.IsNaN(got) {
+		t.Errorf("flat: %g, want NaN", got)
+	}
+	if !math.IsNaN(CubeDispersion([]policy.Piece{policy.Subcube(5, 0)})) {
 		t.Error("one node: want NaN")
 	}
 }

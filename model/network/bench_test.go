@@ -53,6 +53,18 @@ func benchRun(b *testing.B, mode, unit, alloc string, iat float64) {
 		}
 		if i == 0 {
 			b.ReportMetric(res.Last-res.First, "finish")
+			if w, ok := mdl.(*WormholeModel); ok {
+				var pk int64
+				for k := range res.Jobs {
+					pk += mdl.Stats(res.Jobs[k].Index).Packets
+				}
+				// Packet events processed per packet delivered (a packet's own
+				// events: one request per hop, one at its destination, one
+				// delivery), and the forecasts and returns to a saved state.
+				b.ReportMetric(float64(w.Events)/float64(pk), "events/packet")
+				b.ReportMetric(float64(w.Forecasts), "forecasts")
+				b.ReportMetric(float64(w.Rewinds), "rewinds")
+			}
 		}
 	}
 	sec := b.Elapsed().Seconds()
@@ -68,6 +80,13 @@ var benchJobs = 1000
 func BenchmarkWormholeMsg(b *testing.B)   { benchRun(b, Wormhole, UnitMsg, "gabl", 60) }
 func BenchmarkAnalyticMsg(b *testing.B)   { benchRun(b, Analytic, UnitMsg, "gabl", 60) }
 func BenchmarkAnalyticRound(b *testing.B) { benchRun(b, Analytic, UnitRound, "gabl", 2000) }
+
+// BenchmarkWormholeRound is a whole gabl06 run (1,000 jobs) with num_mes
+// counting all-to-all rounds, at our medium load 0.0002 (IAT 1411).
+func BenchmarkWormholeRound(b *testing.B) { benchRun(b, Wormhole, UnitRound, "gabl", 1411) }
+func BenchmarkAnalyticRound1411(b *testing.B) {
+	benchRun(b, Analytic, UnitRound, "gabl", 1411)
+}
 func BenchmarkWormholeRound100(b *testing.B) {
 	benchJobs = 100
 	defer func() { benchJobs = 1000 }()

@@ -199,6 +199,8 @@ type event struct {
 // packet is the one packet in flight from a source node.
 type packet struct {
 	dst, cur     int32
+	cx, cy       int32 // the header's node, as coordinates
+	dx, dy       int32 // the destination's
 	hops         int32
 	waitNext     int32 // next packet in the resource's queue, −1 none
 	send, waited float64
@@ -218,6 +220,17 @@ type job struct {
 }
 
 // net is the network's state at time t: every event before t processed.
+//
+// The pending events are taken in (time, push order), a total order: any
+// correct priority queue gives the same results bit for bit
+// (TestWormholeResultsFixed). Every event is pushed at the current time
+// plus one of four fixed delays (classes: t_s after a send, 1 + t_s after
+// a hop to a router, 1 after the hop to the destination, P_len − 1 from
+// the ejection channel to the tail's delivery), and the current time
+// never decreases, so the events of one class are pushed in (time, push
+// order): each class is a FIFO queue, and the next event is the least of
+// the four queues' heads. Pushing and taking cost O(1), against a binary
+// heap's O(log n), which took half of the time.
 type net struct {
 	W, N         int
 	t, last      float64 // last: time of the last event processed
@@ -227,19 +240,67 @@ type net struct {
 	nodeJob      []int32 // node → position in jobs, −1 idle
 	rank, sent   []int32 // node → rank in its job, packets sent this round
 	jobs         []job
-	ev           []event // binary min-heap on (t, seq)
+	q            [nClasses]fifo // pending events, by class
 	seq          uint64
+	xOf, yOf     []int32 // node → coordinates (read-only, shared by copies)
+}
+
+// Event classes: the delay after the current time at which an event is
+// pushed.
+const (
+	clSend    = iota // a packet's first request, t_s after it is sent
+	clHop            // the next request, 1 + t_s after a hop to a router
+	clArrive         // the request for the ejection channel, 1 after the last hop
+	clDeliver        // the tail's delivery, P_len − 1 after the ejection channel
+	nClasses
+)
+
+// fifo is a ring buffer of events (at most one per node).
+type fifo struct {
+	buf        []event // len: a power of two ≥ nodes
+	head, size int
+}
+
+func (f *fifo) front() *event { return &f.buf[f.head] }
+
+func (f *fifo) push(e event) {
+	f.buf[(f.head+f.size)&(len(f.buf)-1)] = e
+	f.size++
+}
+
+func (f *fifo) pop() {
+	f.head = (f.head + 1) & (len(f.buf) - 1)
+	f.size--
+}
+
+// copyFrom makes f a copy of o (its live events only).
+func (f *fifo) copyFrom(o *fifo) {
+	f.head, f.size = o.head, o.size
+	m := len(f.buf) - 1
+	for i := 0; i < o.size; i++ {
+		k := (o.head + i) & m
+		f.buf[k] = o.buf[k]
+	}
 }
 
 func newNet(W, H int) *net {
 	N := W * H
 	n := &net{W: W, N: N, owner: make([]int32, 5*N), qHead: make([]int32, 5*N), qTail: make([]int32, 5*N),
-		pk: make([]packet, N), nodeJob: make([]int32, N), rank: make([]int32, N), sent: make([]int32, N)}
+		pk: make([]packet, N), nodeJob: make([]int32, N), rank: make([]int32, N), sent: make([]int32, N),
+		xOf: make([]int32, N), yOf: make([]int32, N)}
+	size := 1
+	for size < N {
+		size *= 2
+	}
+	for c := range n.q {
+		n.q[c].buf = make([]event, size)
+	}
 	for i := range n.owner {
 		n.owner[i], n.qHead[i], n.qTail[i] = -1, -1, -1
 	}
 	for i := range n.nodeJob {
 		n.nodeJob[i] = -1
+		n.xOf[i], n.yOf[i] = int32(i%W), int32(i/W)
 	}
 	return n
 }
@@ -254,8 +315,11 @@ func (n *net) copyFrom(o *net) {
 	copy(n.nodeJob, o.nodeJob)
 	copy(n.rank, o.rank)
 	copy(n.sent, o.sent)
+	n.xOf, n.yOf = o.xOf, o.yOf
 	n.jobs = append(n.jobs[:0], o.jobs...)
-	n.ev = append(n.ev[:0], o.ev...)
+	for c := range n.q {
+		n.q[c].copyFrom(&o.q[c])
+	}
 }
 
 func (n *net) job(index int) *job {
@@ -322,8 +386,8 @@ func (n *net) send(src int32, t float64, p Params) {
 	c := int32(len(jb.nodes))
 	n.sent[src]++
 	dst := jb.nodes[(n.rank[src]+(n.sent[src]-1)%(c-1)+1)%c]
-	n.pk[src] = packet{dst: dst, cur: src, waitNext: -1, send: t}
-	n.push(t+p.Ts, src, evRequest)
+	n.pk[src] = packet{dst: dst, cur: src, cx: n.xOf[src], cy: n.yOf[src], dx: n.xOf[dst], dy: n.yOf[dst], waitNext: -1, send: t}
+	n.push(clSend, t+p.Ts, src, evRequest)
 }
 
 // forecast simulates from now, the jobs fixed, until the earliest
@@ -337,8 +401,8 @@ func (n *net) forecast(now float64, p Params) int64 {
 		}
 	}
 	var evs int64
-	for len(n.ev) > 0 && n.ev[0].t < T {
-		if k := n.step(p); k >= 0 {
+	for c := n.next(); c >= 0 && n.q[c].front().t < T; c = n.next() {
+		if k := n.step(c, p); k >= 0 {
 			jb := &n.jobs[k]
 			T = min(T, jb.tc+jb.run)
 		}
@@ -354,24 +418,37 @@ func (n *net) forecast(now float64, p Params) int64 {
 // advance processes every event before t and sets the time to t.
 func (n *net) advance(t float64, p Params) int64 {
 	var evs int64
-	for len(n.ev) > 0 && n.ev[0].t < t {
-		n.step(p)
+	for c := n.next(); c >= 0 && n.q[c].front().t < t; c = n.next() {
+		n.step(c, p)
 		evs++
 	}
 	n.t = t
 	return evs
 }
 
-// step processes the next event; it returns the position of the job whose
-// communication it ended, or −1.
-func (n *net) step(p Params) int {
-	e := n.pop()
+// next returns the class whose head is the next event, −1 when none is
+// pending.
+func (n *net) next() int {
+	c := -1
+	for k := range n.q {
+		if n.q[k].size > 0 && (c < 0 || n.q[k].front().less(n.q[c].front())) {
+			c = k
+		}
+	}
+	return c
+}
+
+// step processes the next event, the head of class c; it returns the
+// position of the job whose communication it ended, or −1.
+func (n *net) step(c int, p Params) int {
+	e := *n.q[c].front()
+	n.q[c].pop()
 	n.last = e.t
 	src := e.src
 	pk := &n.pk[src]
 	switch e.kind {
 	case evRequest:
-		r := n.next(pk)
+		r := n.route(pk)
 		if n.owner[r] < 0 {
 			n.take(src, r, e.t, p)
 			return -1
@@ -388,8 +465,8 @@ func (n *net) step(p Params) int {
 	}
 	// Delivered: release the path, then the source sends on.
 	t := e.t
-	x, y := src%int32(n.W), src/int32(n.W)
-	dx, dy := pk.dst%int32(n.W), pk.dst/int32(n.W)
+	x, y := n.xOf[src], n.yOf[src]
+	dx, dy := pk.dx, pk.dy
 	for x != dx || y != dy {
 		v := y*int32(n.W) + x
 		switch {
@@ -430,14 +507,13 @@ func (n *net) step(p Params) int {
 	return int(k)
 }
 
-// next is the resource the packet's header wants: the XY link out of its
+// route is the resource the packet's header wants: the XY link out of its
 // node, or the ejection channel at its destination.
-func (n *net) next(pk *packet) int32 {
+func (n *net) route(pk *packet) int32 {
 	if pk.cur == pk.dst {
 		return int32(4*n.N) + pk.dst
 	}
-	x, y := pk.cur%int32(n.W), pk.cur/int32(n.W)
-	dx, dy := pk.dst%int32(n.W), pk.dst/int32(n.W)
+	x, y, dx, dy := pk.cx, pk.cy, pk.dx, pk.dy
 	switch {
 	case x < dx:
 		return pk.cur*4 + dirXPlus
@@ -454,24 +530,28 @@ func (n *net) take(src, r int32, t float64, p Params) {
 	n.owner[r] = src
 	pk := &n.pk[src]
 	if r >= int32(4*n.N) {
-		n.push(t+float64(p.Plen-1), src, evDeliver) // header delivered now, tail P_len−1 later
+		n.push(clDeliver, t+float64(p.Plen-1), src, evDeliver) // header delivered now, tail P_len−1 later
 		return
 	}
-	switch r % 4 {
+	switch r & 3 {
 	case dirXPlus:
 		pk.cur++
+		pk.cx++
 	case dirXMinus:
 		pk.cur--
+		pk.cx--
 	case dirYPlus:
 		pk.cur += int32(n.W)
+		pk.cy++
 	default:
 		pk.cur -= int32(n.W)
+		pk.cy--
 	}
 	pk.hops++
 	if pk.cur == pk.dst {
-		n.push(t+1, src, evRequest) // the destination takes it: no routing
+		n.push(clArrive, t+1, src, evRequest) // the destination takes it: no routing
 	} else {
-		n.push(t+1+p.Ts, src, evRequest)
+		n.push(clHop, t+1+p.Ts, src, evRequest)
 	}
 }
 
@@ -491,45 +571,10 @@ func (n *net) release(r int32, t float64, p Params) {
 	n.take(q, r, t, p)
 }
 
-func (n *net) push(t float64, src int32, kind uint8) {
+// push adds src's next event, at t in class c.
+func (n *net) push(c int, t float64, src int32, kind uint8) {
 	n.seq++
-	n.ev = append(n.ev, event{t: t, seq: n.seq, src: src, kind: kind})
-	h := n.ev
-	i := len(h) - 1
-	for i > 0 {
-		up := (i - 1) / 2
-		if !h[i].less(h[up]) {
-			break
-		}
-		h[i], h[up] = h[up], h[i]
-		i = up
-	}
+	n.q[c].push(event{t: t, seq: n.seq, src: src, kind: kind})
 }
 
-func (n *net) pop() event {
-	h := n.ev
-	top := h[0]
-	last := len(h) - 1
-	h[0] = h[last]
-	h = h[:last]
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= len(h) {
-			break
-		}
-		c := l
-		if r := l + 1; r < len(h) && h[r].less(h[l]) {
-			c = r
-		}
-		if !h[c].less(h[i]) {
-			break
-		}
-		h[i], h[c] = h[c], h[i]
-		i = c
-	}
-	n.ev = h
-	return top
-}
-
-func (e event) less(f event) bool { return e.t < f.t || e.t == f.t && e.seq < f.seq }
+func (e *event) less(f *event) bool { return e.t < f.t || e.t == f.t && e.seq < f.seq }

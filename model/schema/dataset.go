@@ -40,23 +40,39 @@ const (
 // Tables lists the dataset's tables in commit order.
 var Tables = []string{JobsTable, SeriesTable, SummaryTable}
 
-// Partition keys of a dataset, outermost first.
+// Partition keys of a dataset, outermost first. CommPartition is one
+// only in a sweep that varies the communication model (several comm
+// settings: model/sweep), between machine and alloc:
+//
+//	DIR/summary/sweep=S/machine=M/comm=C/alloc=A/sched=B/part-T-R.parquet
+//
+// a sweep with one setting keeps the four-level layout.
 var PartitionKeys = []string{"sweep", "machine", "alloc", "sched"}
 
-// CellKey identifies one cell of a sweep.
+// CommPartition is the partition key of the communication model.
+const CommPartition = "comm"
+
+// CellKey identifies one cell of a sweep. Comm is the cell's
+// communication model when the sweep varies it (its comm= partition), ""
+// otherwise.
 type CellKey struct {
 	Sweep, Machine, Alloc, Sched, Trace string
 	Rep                                 int64
+	Comm                                string
 }
 
 // CellDir returns the cell's partition directory, relative to a table's
-// root: sweep=S/machine=M/alloc=A/sched=B.
+// root: sweep=S/machine=M/alloc=A/sched=B, with comm=C after the machine
+// when Comm is set.
 func (k CellKey) CellDir() string {
-	vals := []string{k.Sweep, k.Machine, k.Alloc, k.Sched}
-	parts := make([]string, len(vals))
-	for i, v := range vals {
-		parts[i] = PartitionKeys[i] + "=" + Escape(v)
+	parts := []string{
+		PartitionKeys[0] + "=" + Escape(k.Sweep),
+		PartitionKeys[1] + "=" + Escape(k.Machine),
 	}
+	if k.Comm != "" {
+		parts = append(parts, CommPartition+"="+Escape(k.Comm))
+	}
+	parts = append(parts, PartitionKeys[2]+"="+Escape(k.Alloc), PartitionKeys[3]+"="+Escape(k.Sched))
 	return path.Join(parts...)
 }
 

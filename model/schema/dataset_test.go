@@ -12,6 +12,12 @@ func TestCellPath(t *testing.T) {
 	if got != want {
 		t.Errorf("Path = %s, want %s", got, want)
 	}
+	k.Comm = "wormhole:ts=3,plen=16,msgs=5,unit=msg"
+	got = k.Path(SummaryTable)
+	want = "summary/sweep=quick/machine=flat%3A128/comm=wormhole%3Ats%3D3%2Cplen%3D16%2Cmsgs%3D5%2Cunit%3Dmsg/alloc=count/sched=mq%3Aq%3D32%2Corder%3Ddown/part-quick-load0.50-rep01-1.parquet"
+	if got != want {
+		t.Errorf("Path with comm = %s, want %s", got, want)
+	}
 	for _, s := range []string{".", "..", ".hidden", "a/b", "%", "x y"} {
 		e := Escape(s)
 		if e == "" || e[0] == '.' {

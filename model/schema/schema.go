@@ -71,6 +71,7 @@ type Job struct {
 	Placement       []Piece `parquet:"placement,list" schema:"optional"` // where the job ran last; empty when not recorded
 	Suspensions     int64   `parquet:"suspensions" schema:"optional"`
 	Migrations      int64   `parquet:"migrations" schema:"optional"`
+	Comm            string  `parquet:"comm,dict" schema:"optional"` // as Summary.Comm
 }
 
 // Summary is one row of summary.parquet: the statistics of one (trace,
@@ -145,10 +146,11 @@ type Summary struct {
 	// when no job has a cap).
 	MeanActive  float64 `parquet:"mean_active" schema:"optional"`
 	CappedShare float64 `parquet:"capped_share" schema:"optional"`
-	// Mesh placements and communication (model/metrics.Comm; Bani-Mohammad
-	// et al. 2006): over the counted jobs, the mean pairwise hop distance
-	// between a job's processors and the mean number of pieces (both NaN
-	// without recorded mesh placements); under a communication model
+	// Placements and communication (model/metrics.CommTotals;
+	// Bani-Mohammad et al. 2006): over the counted jobs, the mean pairwise
+	// hop distance between a job's processors (metrics.PlacementDispersion:
+	// Manhattan on a mesh, Hamming on a hypercube) and the mean number of
+	// pieces (both NaN on a flat machine, which has no topology); under a communication model
 	// (replay --comm), the mean communication time per job, the mean
 	// latency and blocking time per packet, and the mean hop-flits per job
 	// (hops × P_len, the hop-bytes of a packet of P_len flits), NaN when
@@ -159,6 +161,11 @@ type Summary struct {
 	PktLatency  float64 `parquet:"pkt_latency" schema:"optional"`
 	PktBlocking float64 `parquet:"pkt_blocking" schema:"optional"`
 	HopFlits    float64 `parquet:"hop_flits" schema:"optional"`
+	// Comm names the run's communication model in its canonical form
+	// (model/network.Spec.String: "off", "wormhole:ts=3,plen=8,msgs=5"):
+	// a sweep's cell dimension, like machine, alloc and sched. Empty in
+	// files written before the column existed.
+	Comm string `parquet:"comm,dict" schema:"optional"`
 }
 
 // SizeClass is one element of a summary's size_classes: the counted jobs
@@ -181,9 +188,10 @@ type Series struct {
 	Sched   string  `parquet:"sched,dict"`
 	Rep     int64   `parquet:"rep"`
 	Time    float64 `parquet:"time"`
-	Busy    float64 `parquet:"busy"`    // processors held (fractional for malleable runs)
-	Running int64   `parquet:"running"` // jobs running
-	Queue   int64   `parquet:"queue"`   // jobs waiting
+	Busy    float64 `parquet:"busy"`                        // processors held (fractional for malleable runs)
+	Running int64   `parquet:"running"`                     // jobs running
+	Queue   int64   `parquet:"queue"`                       // jobs waiting
+	Comm    string  `parquet:"comm,dict" schema:"optional"` // as Summary.Comm
 }
 
 // Kind is a column's type in the contract.
@@ -296,6 +304,10 @@ type Options struct {
 	Until    float64  `json:"until,omitempty"`   // the observation window [0, until] (replay --until), 0 for none
 	Mode     string   `json:"mode,omitempty"`    // "malleable" for dynamic space sharing (omitted: rigid)
 	Comm     string   `json:"comm,omitempty"`    // the communication model (replay --comm; omitted: off)
+	// Comms lists the communication models of a sweep that varies them
+	// (canonical forms, in plan order; Comm is then empty): each cell's is
+	// its files' comm column and its comm= partition.
+	Comms []string `json:"comms,omitempty"`
 }
 
 // TraceInfo is one element of the schedlab.traces metadata: the

@@ -14,12 +14,12 @@ import (
 func TestColumnsInContractOrder(t *testing.T) {
 	want := []string{"trace", "machine", "alloc", "sched", "rep", "job_id", "submit_time", "start_time", "end_time",
 		"wait_time", "response_time", "slowdown", "bounded_slowdown", "req_procs", "alloc_procs", "load", "run_time",
-		"estimate", "user_id", "placement", "suspensions", "migrations"}
+		"estimate", "user_id", "placement", "suspensions", "migrations", "comm"}
 	if got := Names(Job{}); !reflect.DeepEqual(got, want) {
 		t.Errorf("job columns\n got %v\nwant %v", got, want)
 	}
 	for _, c := range Columns(Summary{}) {
-		if c.Kind == List && (c.Name != "size_classes" || !c.Optional) || c.Kind == String && c.Optional {
+		if c.Kind == List && (c.Name != "size_classes" || !c.Optional) || c.Kind == String && c.Optional && c.Name != "comm" {
 			t.Errorf("summary column %s: kind %s optional %v", c.Name, c.Kind, c.Optional)
 		}
 	}
@@ -30,11 +30,17 @@ func TestColumnsInContractOrder(t *testing.T) {
 			sc = c
 		}
 	}
-	if tail := cs[len(cs)-8 : len(cs)-6]; tail[0].Name != "mean_active" || tail[1].Name != "capped_share" || !tail[0].Optional || !tail[1].Optional || tail[1].Kind != Double {
+	if tail := cs[len(cs)-9 : len(cs)-7]; tail[0].Name != "mean_active" || tail[1].Name != "capped_share" || !tail[0].Optional || !tail[1].Optional || tail[1].Kind != Double {
 		t.Errorf("the malleable columns come before the mesh ones: %+v", tail)
 	}
-	if tail := cs[len(cs)-6:]; tail[0].Name != "dispersion" || tail[5].Name != "hop_flits" || !tail[5].Optional || tail[5].Kind != Double {
-		t.Errorf("the mesh and communication columns close the summary: %+v", tail)
+	if tail := cs[len(cs)-7 : len(cs)-1]; tail[0].Name != "dispersion" || tail[5].Name != "hop_flits" || !tail[5].Optional || tail[5].Kind != Double {
+		t.Errorf("the mesh and communication columns come before comm: %+v", tail)
+	}
+	for _, row := range []any{Summary{}, Job{}, Series{}} {
+		cs := Columns(row)
+		if c := cs[len(cs)-1]; c.Name != "comm" || c.Kind != String || !c.Optional {
+			t.Errorf("%T: the comm column closes the file: %+v", row, c)
+		}
 	}
 	if sc.Name != "size_classes" || len(sc.Elem) != 5 || sc.Elem[0].Name != "lo" || sc.Elem[4].Kind != Double {
 		t.Errorf("size_classes column: %+v", sc)

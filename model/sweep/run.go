@@ -102,6 +102,9 @@ func (p *Plan) Fingerprint() string {
 		c := &p.Cells[i]
 		u := p.units[c.unit]
 		fmt.Fprintf(h, "%s\t%d\t%s\t%s\t%s\t%d\t%s\n", c.Trace, c.Rep, c.Machine, c.Alloc, c.Sched, u.jobs, u.desc)
+		if c.commPart {
+			fmt.Fprintf(h, "\tcomm %s\n", c.Comm)
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
@@ -112,9 +115,13 @@ func (p *Plan) metaOptions(o experiment.Options) schema.Options {
 	if len(p.File.Replay.Machines) == 1 {
 		m = p.File.Replay.Machines[0]
 	}
-	return schema.Options{Machine: m, Allocs: o.Allocs, Scheds: o.Scheds, Estimates: o.Estimates, BsldTau: o.BsldTau,
+	opts := schema.Options{Machine: m, Allocs: o.Allocs, Scheds: o.Scheds, Estimates: o.Estimates, BsldTau: o.BsldTau,
 		Warmup: o.Warmup, UntilLastArrival: o.UntilLastArrival, Check: o.Check, Placement: o.Placement,
 		Sweep: p.Name, Machines: p.File.Replay.Machines, NoJobs: o.NoJobs, Shape: o.Shape, Until: o.Until, Mode: o.Mode, Comm: o.Comm}
+	if p.CommSwept() {
+		opts.Comms = p.comms
+	}
+	return opts
 }
 
 // Options configures Run.
@@ -268,7 +275,7 @@ func Run(p *Plan, opt Options) (*Stats, error) {
 			opt.Progress(skipped+done, skipped+total, jobs)
 		}
 	}
-	ds := experiment.Dataset{Sweep: p.Name, Done: func(schema.CellKey, schema.Summary) { st.Ran++ }}
+	ds := experiment.Dataset{Sweep: p.Name, CommPartition: p.CommSwept(), Done: func(schema.CellKey, schema.Summary) { st.Ran++ }}
 	var jobs int64
 	for _, c := range todo {
 		jobs += int64(c.Jobs)
@@ -292,19 +299,23 @@ func Run(p *Plan, opt Options) (*Stats, error) {
 // once and its records released when the last group has converted it.
 func (p *Plan) groups(cells []Cell) []experiment.Group {
 	type gkey struct {
-		unit    int
-		machine string
+		unit          int
+		machine, comm string
 	}
 	var out []experiment.Group
 	idx := map[gkey]int{}
 	users := map[int]int{}
 	for i := range cells {
 		c := &cells[i]
-		k := gkey{c.unit, c.Machine}
+		k := gkey{c.unit, c.Machine, c.Comm}
 		if _, ok := idx[k]; !ok {
 			idx[k] = len(out)
 			m, _ := policy.ParseMachine(c.Machine) // checked by Plan
-			out = append(out, experiment.Group{Name: c.Trace, Rep: c.Rep, Machine: m})
+			g := experiment.Group{Name: c.Trace, Rep: c.Rep, Machine: m}
+			if p.CommSwept() {
+				g.Comm = c.Comm
+			}
+			out = append(out, g)
 			users[c.unit]++
 		}
 		g := &out[idx[k]]
