@@ -428,6 +428,7 @@ type Experiment struct {
 	Name      string    // "machine, generator", plus "(param=value, ...)" when needed to tell experiments apart
 	Machine   string    // machine spec
 	Generator string    // generator from the provenance ("" when unknown)
+	Comm      string    // the runs' communication model ("" or "off": none)
 	Traces    []string  // trace names, sorted
 	Loads     []float64 // distinct known loads, ascending; empty when none
 	Rows      []Summary // summary rows, in file order
@@ -489,14 +490,15 @@ func familyKey(f map[string]string) string {
 }
 
 // Experiments groups the summary by (machine, generator, workload-model
-// parameters), in order of the group's first trace name: traces that differ
-// only in PointParams (load, rep, seeds) belong together, so two sweeps of
-// different models (uniform against exponential sizes, say) are two
-// experiments and their runs are never pooled as replications. The
-// generator and parameters come from the trace provenance metadata; traces
-// without it group by machine alone. When several experiments share a
-// machine and generator, their names list the parameters that tell them
-// apart.
+// parameters, communication model), in order of the group's first trace
+// name: traces that differ only in PointParams (load, rep, seeds) belong
+// together, so two sweeps of different models (uniform against exponential
+// sizes, say) are two experiments and their runs are never pooled as
+// replications; nor are the cells of a sweep over communication models
+// (names then end in the model, "wormhole:plen=16,..."). The generator and
+// parameters come from the trace provenance metadata; traces without it
+// group by machine alone. When several experiments share a machine and
+// generator, their names list the parameters that tell them apart.
 func (s *Set) Experiments() []Experiment {
 	idx := map[string]int{}
 	var out []Experiment
@@ -508,7 +510,7 @@ func (s *Set) Experiments() []Experiment {
 			gen = ti.Generator
 			fam = family(ti)
 		}
-		key := r.Machine + "\x00" + gen + "\x00" + familyKey(fam)
+		key := r.Machine + "\x00" + gen + "\x00" + familyKey(fam) + "\x00" + r.Comm
 		i, ok := idx[key]
 		if !ok {
 			i = len(out)
@@ -517,7 +519,10 @@ func (s *Set) Experiments() []Experiment {
 			if gen != "" {
 				name += ", " + gen
 			}
-			out = append(out, Experiment{Name: name, Machine: r.Machine, Generator: gen})
+			if r.Comm != "" && r.Comm != "off" {
+				name += ", " + r.Comm
+			}
+			out = append(out, Experiment{Name: name, Machine: r.Machine, Generator: gen, Comm: r.Comm})
 			fams = append(fams, fam)
 		}
 		out[i].Rows = append(out[i].Rows, r)
@@ -527,7 +532,7 @@ func (s *Set) Experiments() []Experiment {
 	for i := range out {
 		var diff []string
 		for j := range out {
-			if j == i || out[j].Machine != out[i].Machine || out[j].Generator != out[i].Generator {
+			if j == i || out[j].Machine != out[i].Machine || out[j].Generator != out[i].Generator || out[j].Comm != out[i].Comm {
 				continue
 			}
 			for k, v := range fams[i] {
@@ -587,6 +592,7 @@ type Key struct {
 	Trace string
 	Pair  Pair
 	Rep   int64
+	Comm  string // the communication model: a sweep over models has a run per model
 }
 
 // cmp compares k with a row's (trace, alloc, sched, rep), the order of
@@ -596,14 +602,22 @@ func (k Key) cmp(trace, alloc, sched string, rep int64) int {
 		cmp.Compare(k.Pair.Sched, sched), cmp.Compare(k.Rep, rep))
 }
 
-// JobsOf returns the job rows of one (trace, pair, rep). Rows are sorted
+// matches reports whether a run's key r is k: the same trace, pair and
+// rep, and the same communication model unless k leaves it empty (then
+// JobsOf and SeriesOf take the first run's).
+func (k Key) matches(r Key) bool {
+	return k.Trace == r.Trace && k.Pair == r.Pair && k.Rep == r.Rep && (k.Comm == "" || k.Comm == r.Comm)
+}
+
+// JobsOf returns the job rows of one (trace, pair, rep) (and of k.Comm,
+// when k names one). Rows are sorted
 // by (trace, alloc, sched, rep, job_id) by contract, so this is a binary
 // search; it falls back to a scan when the file is unsorted.
 func (s *Set) JobsOf(k Key) []Job {
 	if s.jobsFile != nil && s.Jobs == nil {
 		var out []Job
 		err := s.EachJobRun(func(rk Key, js []Job) error {
-			if rk == k {
+			if k.matches(rk) && out == nil {
 				out = CloneJobs(js)
 			}
 			return nil
@@ -617,11 +631,24 @@ func (s *Set) JobsOf(k Key) []Job {
 		return out
 	}
 	less := func(j *Job) bool { return k.cmp(j.Trace, j.Alloc, j.Sched, j.Rep) > 0 }
-	match := func(j *Job) bool { return k.cmp(j.Trace, j.Alloc, j.Sched, j.Rep) == 0 }
+	match := func(j *Job) bool { return k.matches(jobKey(j)) }
 	lo := sort.Search(len(s.Jobs), func(i int) bool { return !less(&s.Jobs[i]) })
 	hi := lo
-	for hi < len(s.Jobs) && match(&s.Jobs[hi]) {
+	for hi < len(s.Jobs) && k.cmp(s.Jobs[hi].Trace, s.Jobs[hi].Alloc, s.Jobs[hi].Sched, s.Jobs[hi].Rep) == 0 {
 		hi++
+	}
+	// A sweep over communication models holds a run per model under one
+	// (trace, pair, rep), each run's rows contiguous.
+	for lo < hi && !match(&s.Jobs[lo]) {
+		lo++
+	}
+	if lo < hi && k.Comm == "" {
+		k.Comm = s.Jobs[lo].Comm // any model: the first run
+	}
+	for end := lo; end < hi; end++ {
+		if !match(&s.Jobs[end]) {
+			hi = end
+		}
 	}
 	if hi > lo {
 		return s.Jobs[lo:hi]
@@ -642,7 +669,7 @@ func (s *Set) SeriesOf(k Key) []Series {
 	if s.seriesFile != nil && s.Series == nil {
 		var out []Series
 		err := s.EachSeriesRun(func(rk Key, rows []Series) error {
-			if rk == k {
+			if k.matches(rk) && out == nil {
 				out = slices.Clone(rows)
 			}
 			return nil
@@ -656,7 +683,7 @@ func (s *Set) SeriesOf(k Key) []Series {
 		return out
 	}
 	less := func(r *Series) bool { return k.cmp(r.Trace, r.Alloc, r.Sched, r.Rep) > 0 }
-	match := func(r *Series) bool { return k.cmp(r.Trace, r.Alloc, r.Sched, r.Rep) == 0 }
+	match := func(r *Series) bool { return k.matches(seriesKey(r)) }
 	rows := s.Series
 	if s.seriesN != len(s.Series) {
 		s.seriesN, s.seriesSorted = len(s.Series), true
@@ -671,10 +698,17 @@ func (s *Set) SeriesOf(k Key) []Series {
 	if s.seriesSorted {
 		lo := sort.Search(len(rows), func(i int) bool { return !less(&rows[i]) })
 		hi := lo
-		for hi < len(rows) && match(&rows[hi]) {
+		for hi < len(rows) && k.cmp(rows[hi].Trace, rows[hi].Alloc, rows[hi].Sched, rows[hi].Rep) == 0 {
 			hi++
 		}
-		out = append(out, rows[lo:hi]...)
+		if lo < hi && k.Comm == "" {
+			k.Comm = rows[lo].Comm // any model: the first run
+		}
+		for i := lo; i < hi; i++ {
+			if match(&rows[i]) {
+				out = append(out, rows[i])
+			}
+		}
 	} else {
 		for i := range rows {
 			if match(&rows[i]) {

@@ -361,3 +361,42 @@ func TestLoadRefusesMixedRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestCommSweepRuns: a sweep over communication models holds one run per
+// model under the same (trace, pair, rep); experiments, JobsOf and SeriesOf
+// keep them apart, and a key without a model matches any.
+func TestCommSweepRuns(t *testing.T) {
+	comms := []string{"wormhole:plen=16", "wormhole:plen=8"}
+	set := &results.Set{}
+	for _, c := range comms {
+		set.Summary = append(set.Summary, results.Summary{Trace: "t", Machine: "mesh:4x4", Alloc: "gabl", Sched: "fcfs", Rep: 1, Load: 0.5, Comm: c})
+		for id := int64(1); id <= 2; id++ {
+			set.Jobs = append(set.Jobs, results.Job{Trace: "t", Machine: "mesh:4x4", Alloc: "gabl", Sched: "fcfs", Rep: 1, JobID: id, Comm: c, Wait: float64(len(c))})
+			set.Series = append(set.Series, results.Series{Trace: "t", Machine: "mesh:4x4", Alloc: "gabl", Sched: "fcfs", Rep: 1, Time: float64(id), Comm: c})
+		}
+	}
+	exps := set.Experiments()
+	if len(exps) != 2 || exps[0].Comm == exps[1].Comm || !strings.Contains(exps[0].Name, "wormhole:plen=") {
+		t.Fatalf("experiments %+v: want one per comm, named by it", exps)
+	}
+	p := results.Pair{Alloc: "gabl", Sched: "fcfs"}
+	for _, c := range comms {
+		k := results.Key{Trace: "t", Pair: p, Rep: 1, Comm: c}
+		js := set.JobsOf(k)
+		if len(js) != 2 {
+			t.Fatalf("%s: %d jobs, want 2", c, len(js))
+		}
+		for _, j := range js {
+			if j.Comm != c {
+				t.Errorf("%s: job of %s", c, j.Comm)
+			}
+		}
+		ss := set.SeriesOf(k)
+		if len(ss) != 2 || ss[0].Comm != c || ss[1].Comm != c {
+			t.Errorf("%s: series %+v", c, ss)
+		}
+	}
+	if js := set.JobsOf(results.Key{Trace: "t", Pair: p, Rep: 1}); len(js) != 2 {
+		t.Errorf("a key without a model: %d jobs, want one run's 2", len(js))
+	}
+}
