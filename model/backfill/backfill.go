@@ -257,14 +257,6 @@ type Conservative struct {
 	// need not compress (see quick).
 	valid   bool
 	noQuick bool // tests: always compress
-	// Which jobs the pass must search (freed.go): the sizes that room
-	// freed may have made free, and from when (bands); mustSearch
-	// marks the jobs placed otherwise than by a search of the whole
-	// profile.
-	bands      kBands
-	until      float64 // the latest reservation held in the pass so far
-	mustSearch []bool  // by Job.Index
-	ends       []done  // catchUp's completions that freed room
 }
 
 // done is a finished job's place in full: procs processors until end.
@@ -287,10 +279,8 @@ func (s *Conservative) hasRes(j *policy.Job) bool { return !math.IsNaN(s.resv[j.
 func (s *Conservative) Submit(j *policy.Job) {
 	for len(s.resv) <= j.Index {
 		s.resv = append(s.resv, math.NaN())
-		s.mustSearch = append(s.mustSearch, false)
 	}
 	s.resv[j.Index] = math.NaN()
-	s.bands.add(j.Procs)
 	s.q.Push(j)
 	s.dirty = true
 }
@@ -311,7 +301,6 @@ func (s *Conservative) Finished(j *policy.Job) {
 // started records that j started (sys.Start succeeded).
 func (s *Conservative) started(j *policy.Job) {
 	s.run.add(j)
-	s.bands.remove(j.Procs)
 	for len(s.procs) <= j.Index {
 		s.procs = append(s.procs, 0)
 	}
@@ -347,8 +336,6 @@ func (s *Conservative) Schedule(sys policy.System) {
 	full.compact = true // every search of full starts now
 	s.initRun = append(s.initRun[:0], s.run...)
 	s.initFree = al.Free()
-	s.startPass(now, waiting)
-	skips := s.synced // the bands cover the changes since the last pass
 	if !s.synced || !s.catchUp(now, waiting) {
 		s.rebuild(full, now, waiting)
 	}
@@ -377,32 +364,22 @@ func (s *Conservative) Schedule(sys policy.System) {
 		old, ok := held(j)
 		// keep: j's reservation stays in full as it is (an unchanged slot
 		// need not be given up and taken again).
-		keep, searched := false, true
+		keep := false
 		var t float64
 		if ok && (full.nonNegative() || full.holds(old, resEnd(old, j.Estimate), 0)) {
 			// The old slot is still free, so j's earliest slot is no later:
 			// only the breakpoints before it need a look, and there j's own
-			// reservation does not count; and none when no size j's was
-			// made free before old since j's last look (freed.go).
-			if skips && !s.mustSearch[j.Index] && s.bands.first(j.Procs) >= old {
-				if s.verify {
-					if t, moved := full.earliestBefore(j.Procs, j.Estimate, now, old); moved {
-						panic(fmt.Sprintf("backfill: at %g job %d skipped, but its slot moves from %g to %g", now, j.ID, old, t))
-					}
-				}
-				t, keep = old, true
+			// reservation does not count.
+			var moved bool
+			t, moved = full.earliestBefore(j.Procs, j.Estimate, now, old)
+			if !moved {
+				keep = true
 			} else {
-				var moved bool
-				t, moved = full.earliestBefore(j.Procs, j.Estimate, now, old)
-				if !moved {
-					keep = true
-				} else {
-					s.giveUp(j, old)
-				}
+				full.reserve(old, j.Estimate, -j.Procs) // give it up
 			}
 		} else {
 			if ok {
-				s.giveUp(j, old)
+				full.reserve(old, j.Estimate, -j.Procs) // give it up
 			}
 			t = full.earliest(j.Procs, j.Estimate, now)
 		}
@@ -411,7 +388,6 @@ func (s *Conservative) Schedule(sys policy.System) {
 			// the jobs behind give way.
 			needBase(k)
 			t = base.earliest(j.Procs, j.Estimate, now)
-			searched = false
 		}
 		if ok && t != old {
 			// A job moved: the jobs ahead of it, already placed, may
@@ -427,7 +403,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 				}
 				if !keep || j.Alloc.Procs() != j.Procs {
 					if keep {
-						s.giveUp(j, old)
+						full.reserve(old, j.Estimate, -j.Procs)
 					}
 					full.reserve(now, j.Estimate, j.Alloc.Procs())
 				}
@@ -438,10 +414,9 @@ func (s *Conservative) Schedule(sys policy.System) {
 			// time processors are released.
 			needBase(k)
 			t = base.earliest(j.Procs, j.Estimate, math.Nextafter(now, math.Inf(1)))
-			searched = false
 			s.valid = false
 			if keep {
-				s.giveUp(j, old)
+				full.reserve(old, j.Estimate, -j.Procs)
 				keep = false
 			}
 		}
@@ -454,37 +429,10 @@ func (s *Conservative) Schedule(sys policy.System) {
 			}
 		}
 		s.resv[j.Index] = t
-		s.mustSearch[j.Index] = !searched
-		if !math.IsInf(t, 1) {
-			// Paintings after this point concern j too.
-			s.until = max(s.until, t)
-		}
 	}
 	if started {
 		s.q.RemoveStarted()
 	}
-}
-
-// giveUp takes j's reservation at old out of full, and paints the sizes
-// the room freed may have made free.
-func (s *Conservative) giveUp(j *policy.Job, old float64) {
-	end := resEnd(old, j.Estimate)
-	s.full.reserve(old, j.Estimate, -j.Procs)
-	s.paintFreed(old, end, int32(j.Procs))
-}
-
-// startPass readies the bands for a pass at now: this pass's moves
-// become the previous pass's, and paintings are limited to before the latest
-// reservation
-// (kept up to date as the pass places jobs).
-func (s *Conservative) startPass(now float64, waiting []*policy.Job) {
-	s.until = now
-	for _, j := range waiting {
-		if t := s.resOf(j); s.hasRes(j) && !math.IsInf(t, 1) {
-			s.until = max(s.until, t)
-		}
-	}
-	s.bands.newPass()
 }
 
 // rebuild makes p the profile at the start of the pass at now: free
@@ -525,15 +473,12 @@ func (s *Conservative) rebuild(p *profile, now float64, waiting []*policy.Job) {
 func (s *Conservative) catchUp(now float64, waiting []*policy.Job) bool {
 	full := &s.full
 	full.advance(now)
-	s.ends = s.ends[:0]
 	for _, d := range s.done {
 		if d.end > now {
 			full.add(now, int32(d.procs))
 			full.add(d.end, int32(-d.procs))
-			s.ends = append(s.ends, d)
 		}
 	}
-	s.paintDone(now)
 	for _, j := range waiting {
 		if t := s.resOf(j); s.hasRes(j) && t < now {
 			if e := resEnd(t, j.Estimate); e > now {
@@ -607,7 +552,6 @@ func (s *Conservative) quick(sys policy.System) bool {
 			full.reserve(t, j.Estimate, j.Procs)
 		}
 		s.resv[j.Index] = t
-		s.mustSearch[j.Index] = false
 	}
 	if started {
 		s.q.RemoveStarted()
