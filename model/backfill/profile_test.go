@@ -15,18 +15,10 @@ import (
 // steps returns p's breakpoints and the free count from each on, in time
 // order.
 func (p *profile) steps() []sliceStep {
-	var out []sliceStep
-	var walk func(x int32, off int) int
-	walk = func(x int32, off int) int {
-		if x == 0 {
-			return off
-		}
-		n := &p.nodes[x]
-		off = walk(n.l, off) + int(n.d)
-		out = append(out, sliceStep{n.t, off})
-		return walk(n.r, off)
+	out := make([]sliceStep, len(p.t))
+	for i := range p.t {
+		out[i] = sliceStep{p.t[i], int(p.f[i])}
 	}
-	walk(p.root, 0)
 	return out
 }
 
