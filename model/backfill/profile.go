@@ -172,15 +172,12 @@ func (p *profile) earliestBefore(k int, d float64, from, limit float64) (float64
 	if from > ts[0] {
 		i = search(ts, from)
 	}
-	nl := len(ts) // the breakpoints from nl on are at or after limit
-	if limit <= ts[len(ts)-1] {
-		nl = search(ts, limit)
-	}
+	n := len(ts)
 	for {
-		for i < nl && fs[i] < k32 {
+		for i < n && fs[i] < k32 {
 			i++
 		}
-		if i >= nl { // from may be at or after limit
+		if i == n || ts[i] >= limit {
 			return limit, false
 		}
 		// A run of k free starts at ts[i]: it is long enough when it
@@ -189,10 +186,10 @@ func (p *profile) earliestBefore(k int, d float64, from, limit float64) (float64
 		start := ts[i]
 		end := start + d
 		j := i + 1
-		for j < nl && fs[j] >= k32 && ts[j] < end {
+		for j < n && fs[j] >= k32 && ts[j] < end {
 			j++
 		}
-		if j == nl || ts[j] >= end {
+		if j == n || ts[j] >= end || ts[j] >= limit {
 			return start, true
 		}
 		i = j + 1 // fewer than k free at ts[j], before start+d
