@@ -478,15 +478,13 @@ func (s *Conservative) catchUp(now float64, waiting []*policy.Job) bool {
 	full.advance(now)
 	for _, d := range s.done {
 		if d.end > now {
-			full.add(now, int32(d.procs))
-			full.add(d.end, int32(-d.procs))
+			full.addRange(now, d.end, int32(d.procs))
 		}
 	}
 	for _, j := range waiting {
 		if t := s.resOf(j); s.hasRes(j) && t < now {
 			if e := resEnd(t, j.Estimate); e > now {
-				full.add(now, int32(j.Procs))
-				full.add(e, int32(-j.Procs))
+				full.addRange(now, e, int32(j.Procs))
 			}
 			full.reserve(now, j.Estimate, j.Procs)
 		}

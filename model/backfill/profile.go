@@ -196,18 +196,25 @@ func (p *profile) earliestBefore(k int, d float64, from, limit float64) (float64
 	}
 }
 
-// search returns the index of the first of the times ts at or after t.
+// search returns the index of the first of the times ts at or after t
+// (a binary search without unpredictable branches).
 func search(ts []float64, t float64) int {
-	lo, hi := 0, len(ts)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if ts[m] < t {
-			lo = m + 1
-		} else {
-			hi = m
-		}
+	n := len(ts)
+	if n == 0 {
+		return 0
 	}
-	return lo
+	base := 0
+	for n > 1 {
+		half := n >> 1
+		if ts[base+half-1] < t {
+			base += half
+		}
+		n -= half
+	}
+	if ts[base] < t {
+		base++
+	}
+	return base
 }
 
 // sameSteps reports whether p and q are the same step function (their
