@@ -53,10 +53,13 @@
 //     it cannot use; with count (exact counts) this never happens. EASY
 //     does the analogue for its head: shadow time now, extra processors =
 //     free − head's request.
-//   - The availability profile of conservative (profile.go) is a treap of
-//     breakpoints with prefix-sum minima and maxima: a reservation is two
-//     O(log n) updates, and the earliest slot is found run by run of
-//     breakpoints with enough free processors. It is kept from pass to pass
+//   - The availability profile of conservative (profile.go) is a sorted
+//     array of breakpoints with the free count from each: a reservation
+//     adds to the breakpoints it spans, and the earliest slot is found by
+//     a scan that skips the breakpoints with too few free processors and
+//     follows each run with enough (a balanced tree of breakpoints, tried
+//     first, was 1.6 times slower on a loaded 120,000-job trace, whose
+//     profile has about 100 breakpoints). It is kept from pass to pass
 //     (the past dropped, the jobs done since giving back the rest of their
 //     places) rather than rebuilt, and a job whose slot cannot move keeps
 //     its reservation untouched. Schedules are exactly those of the sorted
@@ -475,15 +478,13 @@ func (s *Conservative) catchUp(now float64, waiting []*policy.Job) bool {
 	full.advance(now)
 	for _, d := range s.done {
 		if d.end > now {
-			full.add(now, int32(d.procs))
-			full.add(d.end, int32(-d.procs))
+			full.addRange(now, d.end, int32(d.procs))
 		}
 	}
 	for _, j := range waiting {
 		if t := s.resOf(j); s.hasRes(j) && t < now {
 			if e := resEnd(t, j.Estimate); e > now {
-				full.add(now, int32(j.Procs))
-				full.add(e, int32(-j.Procs))
+				full.addRange(now, e, int32(j.Procs))
 			}
 			full.reserve(now, j.Estimate, j.Procs)
 		}
