@@ -340,6 +340,7 @@ type streamField struct {
 	maxDef int
 	cur    *colCursor
 	pcur   [5]*colCursor
+	last   string // the string column's previous value: runs repeat it
 }
 
 // rowStream decodes the rows of a Parquet file chunk by chunk, column by
@@ -482,6 +483,10 @@ func (rs *rowStream[T]) read(out []T) (n int, err error) {
 			switch fd.kind {
 			case reflect.String:
 				b := v.ByteArray()
+				if string(b) == fd.last { // no allocation, no hashing
+					*(*string)(fp) = fd.last
+					break
+				}
 				s, ok := rs.intern[string(b)]
 				if !ok {
 					s = string(b)
@@ -489,6 +494,7 @@ func (rs *rowStream[T]) read(out []T) (n int, err error) {
 						rs.intern[s] = s
 					}
 				}
+				fd.last = s
 				*(*string)(fp) = s
 			case reflect.Int64:
 				if v.Kind() == parquet.Int32 {

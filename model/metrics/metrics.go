@@ -34,7 +34,6 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"sort"
 
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/schema"
@@ -401,11 +400,18 @@ func TimeAveragedFragmentation(procs int64, jobs []Interval) float64 {
 	if len(evs) == 0 {
 		return 0
 	}
-	sort.SliceStable(evs, func(a, b int) bool {
-		if evs[a].t != evs[b].t {
-			return evs[a].t < evs[b].t
+	slices.SortStableFunc(evs, func(a, b ev) int {
+		switch {
+		case a.t < b.t:
+			return -1
+		case a.t > b.t:
+			return 1
+		case a.busy == b.busy:
+			return 0
+		case !a.busy:
+			return -1 // releases first
 		}
-		return !evs[a].busy && evs[b].busy // releases first
+		return 1
 	})
 	count := make([]int32, procs) // holders per processor (≥ 1 busy)
 	area := 0.0
