@@ -358,7 +358,7 @@ func buildMeshMaps(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 	for i := range e.Rows {
 		r := &e.Rows[i]
 		if r.Trace == tr && r.Rep == rep {
-			runs[results.PairOf(r)] = c.runJobs(results.Key{Trace: tr, Pair: results.PairOf(r), Rep: rep, Comm: r.Comm})
+			runs[results.PairOf(r)] = c.runJobs(results.Key{Trace: tr, Pair: results.PairOf(r), Rep: rep, Machine: r.Machine, Comm: r.Comm})
 		}
 	}
 	if len(runs[ref]) == 0 {

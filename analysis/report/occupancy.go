@@ -61,7 +61,7 @@ func buildOccupancy(c *Context, e *results.Experiment, idx int) ([]Page, error) 
 	pair := occupancyPair(c, e)
 	var pages []Page
 	for _, f := range focuses(e) {
-		js := c.runJobs(results.Key{Trace: f.Traces[0], Pair: pair, Rep: f.Rep, Comm: e.Comm})
+		js := c.runJobs(results.Key{Trace: f.Traces[0], Pair: pair, Rep: f.Rep, Machine: e.Machine, Comm: e.Comm})
 		if len(js) == 0 {
 			continue
 		}

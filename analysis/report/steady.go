@@ -66,7 +66,7 @@ func buildSteady(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 			continue
 		}
 		r := cell.Rows[0]
-		rd := c.run(results.Key{Trace: r.Trace, Pair: cell.Pair, Rep: r.Rep, Comm: r.Comm})
+		rd := c.run(results.Key{Trace: r.Trace, Pair: cell.Pair, Rep: r.Rep, Machine: r.Machine, Comm: r.Comm})
 		if rd == nil || rd.steady == nil {
 			continue
 		}

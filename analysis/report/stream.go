@@ -54,7 +54,7 @@ type digest struct {
 }
 
 func keyOf(r *results.Summary) results.Key {
-	return results.Key{Trace: r.Trace, Pair: results.PairOf(r), Rep: r.Rep, Comm: r.Comm}
+	return results.Key{Trace: r.Trace, Pair: results.PairOf(r), Rep: r.Rep, Machine: r.Machine, Comm: r.Comm}
 }
 
 // needs returns what the pages use of each run of the summary.
@@ -84,9 +84,9 @@ func (c *Context) needs() map[results.Key]*runNeeds {
 					get(keyOf(r)).pooled = true
 				}
 			}
-			get(results.Key{Trace: f.Traces[0], Pair: occupancyPair(c, e), Rep: f.Rep, Comm: e.Comm}).whole = true
+			get(results.Key{Trace: f.Traces[0], Pair: occupancyPair(c, e), Rep: f.Rep, Machine: e.Machine, Comm: e.Comm}).whole = true
 			for _, pair := range e.Pairs() {
-				get(results.Key{Trace: f.Traces[0], Pair: pair, Rep: f.Rep, Comm: e.Comm}).ts = true
+				get(results.Key{Trace: f.Traces[0], Pair: pair, Rep: f.Rep, Machine: e.Machine, Comm: e.Comm}).ts = true
 			}
 		}
 		if _, ok := meshOf(e); ok && len(fs) > 0 {
@@ -99,7 +99,7 @@ func (c *Context) needs() map[results.Key]*runNeeds {
 		for _, cell := range e.Cells() {
 			if len(cell.Rows) == 1 && steadyApplies(c, e) {
 				r := cell.Rows[0]
-				get(results.Key{Trace: r.Trace, Pair: cell.Pair, Rep: r.Rep, Comm: r.Comm}).steady = true
+				get(results.Key{Trace: r.Trace, Pair: cell.Pair, Rep: r.Rep, Machine: r.Machine, Comm: r.Comm}).steady = true
 			}
 		}
 	}
@@ -247,7 +247,7 @@ func pooledFor(c *Context, e *results.Experiment, f focus, pair results.Pair) []
 	for i := range e.Rows {
 		r := &e.Rows[i]
 		if results.PairOf(r) == pair && slices.Contains(f.Traces, r.Trace) {
-			if rd := c.run(results.Key{Trace: r.Trace, Pair: pair, Rep: r.Rep, Comm: r.Comm}); rd != nil {
+			if rd := c.run(results.Key{Trace: r.Trace, Pair: pair, Rep: r.Rep, Machine: r.Machine, Comm: r.Comm}); rd != nil {
 				out = append(out, rd.pooled...)
 			}
 		}

@@ -75,7 +75,7 @@ func buildSeries(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 		t0, t1 := math.Inf(1), math.Inf(-1)
 		for _, pair := range e.Pairs() {
 			var rows []results.Series
-			if rd := c.run(results.Key{Trace: tr, Pair: pair, Rep: f.Rep, Comm: e.Comm}); rd != nil {
+			if rd := c.run(results.Key{Trace: tr, Pair: pair, Rep: f.Rep, Machine: e.Machine, Comm: e.Comm}); rd != nil {
 				rows = rd.series
 			}
 			var s ser

@@ -592,7 +592,10 @@ type Key struct {
 	Trace string
 	Pair  Pair
 	Rep   int64
-	Comm  string // the communication model: a sweep over models has a run per model
+	// Machine and Comm tell apart the runs of one trace, pair and rep in a
+	// sweep over machines or communication models; "" matches any.
+	Machine string
+	Comm    string
 }
 
 // cmp compares k with a row's (trace, alloc, sched, rep), the order of
@@ -603,10 +606,23 @@ func (k Key) cmp(trace, alloc, sched string, rep int64) int {
 }
 
 // matches reports whether a run's key r is k: the same trace, pair and
-// rep, and the same communication model unless k leaves it empty (then
-// JobsOf and SeriesOf take the first run's).
+// rep, and the same machine and communication model unless k leaves them
+// empty (then JobsOf and SeriesOf take the first run's).
 func (k Key) matches(r Key) bool {
-	return k.Trace == r.Trace && k.Pair == r.Pair && k.Rep == r.Rep && (k.Comm == "" || k.Comm == r.Comm)
+	return k.Trace == r.Trace && k.Pair == r.Pair && k.Rep == r.Rep &&
+		(k.Machine == "" || k.Machine == r.Machine) && (k.Comm == "" || k.Comm == r.Comm)
+}
+
+// first fills k's empty machine and model with those of r, the first
+// matching run's.
+func (k Key) first(r Key) Key {
+	if k.Machine == "" {
+		k.Machine = r.Machine
+	}
+	if k.Comm == "" {
+		k.Comm = r.Comm
+	}
+	return k
 }
 
 // JobsOf returns the job rows of one (trace, pair, rep) (and of k.Comm,
@@ -642,8 +658,8 @@ func (s *Set) JobsOf(k Key) []Job {
 	for lo < hi && !match(&s.Jobs[lo]) {
 		lo++
 	}
-	if lo < hi && k.Comm == "" {
-		k.Comm = s.Jobs[lo].Comm // any model: the first run
+	if lo < hi {
+		k = k.first(jobKey(&s.Jobs[lo]))
 	}
 	for end := lo; end < hi; end++ {
 		if !match(&s.Jobs[end]) {
@@ -701,8 +717,8 @@ func (s *Set) SeriesOf(k Key) []Series {
 		for hi < len(rows) && k.cmp(rows[hi].Trace, rows[hi].Alloc, rows[hi].Sched, rows[hi].Rep) == 0 {
 			hi++
 		}
-		if lo < hi && k.Comm == "" {
-			k.Comm = rows[lo].Comm // any model: the first run
+		if lo < hi {
+			k = k.first(seriesKey(&rows[lo]))
 		}
 		for i := lo; i < hi; i++ {
 			if match(&rows[i]) {

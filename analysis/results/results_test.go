@@ -400,3 +400,31 @@ func TestCommSweepRuns(t *testing.T) {
 		t.Errorf("a key without a model: %d jobs, want one run's 2", len(js))
 	}
 }
+
+// TestMachineSweepRuns: one trace replayed on two machines of one family
+// (a plan's machines array) gives two runs under the same (trace, pair,
+// rep); JobsOf and SeriesOf keep them apart.
+func TestMachineSweepRuns(t *testing.T) {
+	machines := []string{"mesh:8x8", "mesh:4x4"}
+	set := &results.Set{}
+	for n, m := range machines {
+		set.Summary = append(set.Summary, results.Summary{Trace: "t", Machine: m, Alloc: "ff", Sched: "fcfs", Rep: 1, Load: 0.5})
+		for id := int64(1); id <= int64(n+1); id++ {
+			set.Jobs = append(set.Jobs, results.Job{Trace: "t", Machine: m, Alloc: "ff", Sched: "fcfs", Rep: 1, JobID: id})
+			set.Series = append(set.Series, results.Series{Trace: "t", Machine: m, Alloc: "ff", Sched: "fcfs", Rep: 1, Time: float64(id)})
+		}
+	}
+	if exps := set.Experiments(); len(exps) != 2 {
+		t.Fatalf("%d experiments, want one per machine", len(exps))
+	}
+	p := results.Pair{Alloc: "ff", Sched: "fcfs"}
+	for n, m := range machines {
+		k := results.Key{Trace: "t", Pair: p, Rep: 1, Machine: m}
+		if js := set.JobsOf(k); len(js) != n+1 || js[0].Machine != m {
+			t.Errorf("%s: jobs %+v, want %d of its own", m, js, n+1)
+		}
+		if ss := set.SeriesOf(k); len(ss) != n+1 || ss[0].Machine != m {
+			t.Errorf("%s: series %+v, want %d of its own", m, ss, n+1)
+		}
+	}
+}

@@ -119,8 +119,8 @@ func (s *Set) EachSeriesRun(fn func(k Key, rows []Series) error) error {
 	return err
 }
 
-func jobKey(j *Job) Key       { return Key{j.Trace, Pair{j.Alloc, j.Sched}, j.Rep, j.Comm} }
-func seriesKey(r *Series) Key { return Key{r.Trace, Pair{r.Alloc, r.Sched}, r.Rep, r.Comm} }
+func jobKey(j *Job) Key       { return Key{j.Trace, Pair{j.Alloc, j.Sched}, j.Rep, j.Machine, j.Comm} }
+func seriesKey(r *Series) Key { return Key{r.Trace, Pair{r.Alloc, r.Sched}, r.Rep, r.Machine, r.Comm} }
 
 // eachRunInMemory delivers the runs of loaded rows: contiguous runs in
 // order when the rows are sorted by run, else each run's rows (in row

@@ -66,7 +66,7 @@ func checkStreamEqualsLoad(t *testing.T, dir string) {
 	n := 0
 	for i := range full.Summary {
 		r := &full.Summary[i]
-		k := Key{Trace: r.Trace, Pair: PairOf(r), Rep: r.Rep}
+		k := Key{Trace: r.Trace, Pair: PairOf(r), Rep: r.Rep, Machine: r.Machine, Comm: r.Comm}
 		want := full.JobsOf(k)
 		n += len(want)
 		sameColumnRows(t, "stream jobs", jobs[k], want)
@@ -137,7 +137,7 @@ func TestStreamUnsorted(t *testing.T) {
 	jobs, _, _ := runsOf(t, st)
 	for i := range full.Summary {
 		r := &full.Summary[i]
-		k := Key{Trace: r.Trace, Pair: PairOf(r), Rep: r.Rep}
+		k := Key{Trace: r.Trace, Pair: PairOf(r), Rep: r.Rep, Machine: r.Machine, Comm: r.Comm}
 		sameColumnRows(t, "unsorted", jobs[k], full.JobsOf(k))
 	}
 }

@@ -130,7 +130,7 @@ func newData(set *results.Set, level float64) (*data, error) {
 		for _, c := range cells {
 			pi := d.pointOf(ei, &c)
 			for _, r := range c.Rows {
-				k := results.Key{Trace: r.Trace, Pair: c.Pair, Rep: r.Rep, Comm: r.Comm}
+				k := results.Key{Trace: r.Trace, Pair: c.Pair, Rep: r.Rep, Machine: r.Machine, Comm: r.Comm}
 				ri := runInfo{ID: len(d.runs), Exp: ei, Point: pi, Trace: r.Trace, Machine: r.Machine, Alloc: r.Alloc,
 					Sched: r.Sched, Rep: r.Rep, Load: num(r.Load), key: k}
 				if g := d.dig[k]; g != nil {
@@ -571,7 +571,7 @@ func (d *data) cdf(r *http.Request) (any, error) {
 				continue
 			}
 			for _, row := range c.Rows {
-				g := d.dig[results.Key{Trace: row.Trace, Pair: p, Rep: row.Rep, Comm: row.Comm}]
+				g := d.dig[results.Key{Trace: row.Trace, Pair: p, Rep: row.Rep, Machine: row.Machine, Comm: row.Comm}]
 				if g == nil {
 					continue
 				}
