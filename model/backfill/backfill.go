@@ -260,65 +260,6 @@ type Conservative struct {
 	// need not compress (see quick).
 	valid   bool
 	noQuick bool // tests: always compress
-	// fails are the searches of full that found no earlier slot since its
-	// last change (full.ver = failVer), to skip part of the next ones (see
-	// skipTo).
-	fails   []failure
-	failVer uint64
-}
-
-// failure is a search of full for k processors during d before lim that
-// found no slot.
-type failure struct {
-	k      int
-	d, lim float64
-}
-
-// maxFails bounds the failures remembered for one version of full.
-const maxFails = 16
-
-// skipTo returns the time from which the search of full for j's slot
-// before old (its reservation) need look, from the failed searches since
-// full last changed. Let u be such a search, for ku ≤ j.Procs processors
-// during du ≤ j.Estimate before lu, and t < old a breakpoint where j fits:
-// j.Procs free from t until the first breakpoint with fewer, which comes
-// no earlier than the first with fewer than ku and at or after
-// min(t+j.Estimate, old) (in floating point, t+du ≤ t+j.Estimate). If lu
-// > t and lu ≥ old, or t+j.Estimate ≤ old, that is at or after
-// min(t+du, lu): a slot for u, which has none. So with lu < old, j's slot
-// is at or after lu; with lu ≥ old, it has t+j.Estimate > old.
-func (s *Conservative) skipTo(j *policy.Job, old, now float64) float64 {
-	if s.full.ver != s.failVer {
-		s.fails = s.fails[:0]
-		s.failVer = s.full.ver
-		return now
-	}
-	from, tail := now, false
-	for _, u := range s.fails {
-		if u.k > j.Procs || u.d > j.Estimate {
-			continue
-		}
-		if u.lim < old {
-			from = max(from, u.lim)
-		} else {
-			tail = true
-		}
-	}
-	if tail {
-		from = max(from, s.full.endingAfter(j.Estimate, old))
-	}
-	return from
-}
-
-// failed records that the search for j's slot before old found none.
-func (s *Conservative) failed(j *policy.Job, old float64) {
-	if s.full.ver != s.failVer {
-		s.fails = s.fails[:0]
-		s.failVer = s.full.ver
-	}
-	if len(s.fails) < maxFails {
-		s.fails = append(s.fails, failure{j.Procs, j.Estimate, old})
-	}
 }
 
 // done is a finished job's place in full: procs processors until end.
@@ -433,15 +374,8 @@ func (s *Conservative) Schedule(sys policy.System) {
 			// only the breakpoints before it need a look, and there j's own
 			// reservation does not count.
 			var moved bool
-			from := s.skipTo(j, old, now)
-			t, moved = full.earliestBefore(j.Procs, j.Estimate, from, old)
-			if s.verify && from > now {
-				if t1, m1 := full.earliestBefore(j.Procs, j.Estimate, now, old); t1 != t || m1 != moved {
-					panic(fmt.Sprintf("backfill: at %g job %d's search from %g finds %g %v, from now %g %v", now, j.ID, from, t, moved, t1, m1))
-				}
-			}
+			t, moved = full.earliestBefore(j.Procs, j.Estimate, now, old)
 			if !moved {
-				s.failed(j, old)
 				keep = true
 			} else {
 				full.reserve(old, j.Estimate, -j.Procs) // give it up

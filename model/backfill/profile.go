@@ -26,15 +26,12 @@ type profile struct {
 	// are then the same: a dropped breakpoint never starts the earliest
 	// slot from there, since the breakpoint before it would do.
 	compact bool
-	// ver changes with every change of the profile (see failure).
-	ver uint64
 }
 
 // reset makes the profile free processors from now on, one breakpoint.
 func (p *profile) reset(now float64, free int) {
 	p.t = append(p.t[:0], now)
 	p.f = append(p.f[:0], int32(free))
-	p.ver++
 	p.neg = 0
 	if free < 0 {
 		p.neg = 1
@@ -80,7 +77,6 @@ func (p *profile) drop(i int) {
 
 // addRange changes the free count by d over [a, b) (b = +Inf: from a on).
 func (p *profile) addRange(a, b float64, d int32) {
-	p.ver++
 	i := p.split(a)
 	e := len(p.f)
 	if !math.IsInf(b, 1) {
@@ -123,7 +119,6 @@ func resEnd(t, d float64) float64 { return max(t+d, math.Nextafter(t, math.Inf(1
 
 // advance drops the past: the profile starts at now (≥ its start).
 func (p *profile) advance(now float64) {
-	p.ver++
 	i := p.index(now)
 	for _, f := range p.f[:i] {
 		if f < 0 {
@@ -199,25 +194,6 @@ func (p *profile) earliestBefore(k int, d float64, from, limit float64) (float64
 		}
 		i = j + 1 // fewer than k free at ts[j], before start+d
 	}
-}
-
-// endingAfter returns the first breakpoint t with t+d > limit (+Inf if
-// none).
-func (p *profile) endingAfter(d, limit float64) float64 {
-	ts := p.t
-	i, j := 0, len(ts)
-	for i < j {
-		m := int(uint(i+j) >> 1)
-		if ts[m]+d > limit {
-			j = m
-		} else {
-			i = m + 1
-		}
-	}
-	if i == len(ts) {
-		return math.Inf(1)
-	}
-	return ts[i]
 }
 
 // search returns the index of the first of the times ts at or after t
