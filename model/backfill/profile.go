@@ -2,6 +2,7 @@ package backfill
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -26,12 +27,65 @@ type profile struct {
 	// are then the same: a dropped breakpoint never starts the earliest
 	// slot from there, since the breakpoint before it would do.
 	compact bool
+	// track: the profile keeps, for the current epoch and the one
+	// before, the earliest start of a range where it gained free
+	// processors, by size class of the most then free in that range (see
+	// gainedSince).
+	track bool
+	epoch int32
+	gain  [2][33]float64
+}
+
+// sizeClass is the class of k processors: bits.Len of k (0 for k ≤ 0).
+// k ≤ m implies sizeClass(k) ≤ sizeClass(m).
+func sizeClass(k int32) int {
+	if k <= 0 {
+		return 0
+	}
+	return bits.Len32(uint32(k))
+}
+
+// newEpoch starts an epoch of gains, forgetting those of the epoch
+// before the last.
+func (p *profile) newEpoch() {
+	p.epoch++
+	g := &p.gain[p.epoch&1]
+	for c := range g {
+		g[c] = math.Inf(1)
+	}
+}
+
+// gained records that the free count grew over a range from a, after
+// which at most m were free in it (m = MaxInt32: the whole profile).
+func (p *profile) gained(a float64, m int32) {
+	g := &p.gain[p.epoch&1]
+	for c := sizeClass(m); c >= 0; c-- {
+		g[c] = min(g[c], a)
+	}
+}
+
+// gainedSince returns the earliest start of a range where the profile has
+// gained free processors since the start of epoch e, and then had k or
+// more free somewhere in it (a lower bound: -Inf when e is older than the
+// epoch before the current one).
+func (p *profile) gainedSince(k int32, e int32) float64 {
+	c := sizeClass(k)
+	switch e {
+	case p.epoch:
+		return p.gain[p.epoch&1][c]
+	case p.epoch - 1:
+		return min(p.gain[0][c], p.gain[1][c])
+	}
+	return math.Inf(-1)
 }
 
 // reset makes the profile free processors from now on, one breakpoint.
 func (p *profile) reset(now float64, free int) {
 	p.t = append(p.t[:0], now)
 	p.f = append(p.f[:0], int32(free))
+	if p.track {
+		p.gained(math.Inf(-1), math.MaxInt32)
+	}
 	p.neg = 0
 	if free < 0 {
 		p.neg = 1
@@ -93,6 +147,9 @@ func (p *profile) addRange(a, b float64, d int32) {
 				p.neg--
 			}
 		}
+	}
+	if p.track && d > 0 && len(f) > 0 {
+		p.gained(a, slices.Max(f))
 	}
 	p.drop(e)
 	p.drop(i)
