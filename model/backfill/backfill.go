@@ -284,11 +284,11 @@ const noEpoch = math.MinInt32
 // unchanged reports whether j, holding the reservation old, cannot have
 // an earlier slot in full, without searching: its last search of full
 // (in this pass's epoch or the one before) found no slot before old, and
-// every range where full has gained free processors since, and then had
-// j.Procs free somewhere, starts at or after old. Exact: at any time τ
+// full has since gained free processors only at or after old, or where
+// it was then left with fewer than j.Procs free. Exact: at any time τ
 // before old where j.Procs are free now, they were free at that search
-// (the last gain over τ left at least as many free as now, so it starts
-// at or before τ), so a slot before old now was a slot then: the
+// (else the last gain at τ left at least as many free as now, at τ <
+// old), so a slot before old now was a slot then: the
 // breakpoint that then began its segment starts a run of j.Procs free at
 // least as long and no later than old.
 func (s *Conservative) unchanged(j *policy.Job, old float64) bool {

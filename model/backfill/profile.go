@@ -28,16 +28,17 @@ type profile struct {
 	// slot from there, since the breakpoint before it would do.
 	compact bool
 	// track: the profile keeps, for the current epoch and the one
-	// before, the earliest start of a range where it gained free
-	// processors, by size class of the most then free in that range (see
-	// gainedSince).
+	// before, by size class, the earliest time where a gain of free
+	// processors left at least the class's smallest size free (see
+	// gained and gainedSince); a reset counts as a gain everywhere.
 	track bool
 	epoch int32
 	gain  [2][33]float64
 }
 
 // sizeClass is the class of k processors: bits.Len of k (0 for k ≤ 0).
-// k ≤ m implies sizeClass(k) ≤ sizeClass(m).
+// k ≤ m implies sizeClass(k) ≤ sizeClass(m); the smallest size of class
+// c > 0 is 2^(c-1).
 func sizeClass(k int32) int {
 	if k <= 0 {
 		return 0
@@ -55,19 +56,24 @@ func (p *profile) newEpoch() {
 	}
 }
 
-// gained records that the free count grew over a range from a, after
-// which at most m were free in it (m = MaxInt32: the whole profile).
-func (p *profile) gained(a float64, m int32) {
+// gained records that the free count grew over the segments from
+// breakpoint i to e (exclusive): for each size class, the first of them
+// where at least the class's smallest size (2^(c-1), or 0) is then free.
+func (p *profile) gained(i, e int) {
 	g := &p.gain[p.epoch&1]
-	for c := sizeClass(m); c >= 0; c-- {
-		g[c] = min(g[c], a)
+	done := -1
+	for x := i; x < e && done < len(g)-1; x++ {
+		for c := sizeClass(p.f[x]); done < c; {
+			done++
+			g[done] = min(g[done], p.t[x])
+		}
 	}
 }
 
-// gainedSince returns the earliest start of a range where the profile has
-// gained free processors since the start of epoch e, and then had k or
-// more free somewhere in it (a lower bound: -Inf when e is older than the
-// epoch before the current one).
+// gainedSince returns a lower bound of the earliest time where the
+// profile has gained free processors since the start of epoch e and was
+// then left with k or more free (-Inf when e is older than the epoch
+// before the current one).
 func (p *profile) gainedSince(k int32, e int32) float64 {
 	c := sizeClass(k)
 	switch e {
@@ -84,7 +90,10 @@ func (p *profile) reset(now float64, free int) {
 	p.t = append(p.t[:0], now)
 	p.f = append(p.f[:0], int32(free))
 	if p.track {
-		p.gained(math.Inf(-1), math.MaxInt32)
+		g := &p.gain[p.epoch&1]
+		for c := range g {
+			g[c] = math.Inf(-1)
+		}
 	}
 	p.neg = 0
 	if free < 0 {
@@ -148,8 +157,8 @@ func (p *profile) addRange(a, b float64, d int32) {
 			}
 		}
 	}
-	if p.track && d > 0 && len(f) > 0 {
-		p.gained(a, slices.Max(f))
+	if p.track && d > 0 {
+		p.gained(i, e)
 	}
 	p.drop(e)
 	p.drop(i)
