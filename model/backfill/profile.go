@@ -111,8 +111,11 @@ func (p *profile) index(t float64) int {
 }
 
 // split makes t a breakpoint and returns its index (t ≥ the first).
-func (p *profile) split(t float64) int {
-	i := search(p.t, t)
+func (p *profile) split(t float64) int { return p.splitFrom(t, 0) }
+
+// splitFrom is split for a t after breakpoint lo.
+func (p *profile) splitFrom(t float64, lo int) int {
+	i := lo + search(p.t[lo:], t)
 	if i < len(p.t) && p.t[i] == t {
 		return i
 	}
@@ -143,7 +146,7 @@ func (p *profile) addRange(a, b float64, d int32) {
 	i := p.split(a)
 	e := len(p.f)
 	if !math.IsInf(b, 1) {
-		e = p.split(b)
+		e = p.splitFrom(b, i+1)
 	}
 	f := p.f[i:e]
 	for j := range f {
