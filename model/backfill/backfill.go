@@ -282,18 +282,23 @@ type done struct {
 const noEpoch = math.MinInt32
 
 // unchanged reports whether j, holding the reservation old, cannot have
-// an earlier slot in full, without searching: its last search of full
-// (in this pass's epoch or the one before) found no slot before old, and
-// full has since gained free processors only at or after old, or where
-// it was then left with fewer than j.Procs free. Exact: at any time τ
-// before old where j.Procs are free now, they were free at that search
-// (else the last gain at τ left at least as many free as now, at τ <
-// old), so a slot before old now was a slot then: the
-// breakpoint that then began its segment starts a run of j.Procs free at
-// least as long and no later than old.
-func (s *Conservative) unchanged(j *policy.Job, old float64) bool {
+// an earlier slot in full, without searching (skip), and otherwise the
+// time before which such a slot must start (by ≤ old). Its last search
+// of full (in this pass's epoch or the one before) found no slot before
+// old. A slot before old now has a time τ in it, before old, where fewer
+// than j.Procs were free at that search, else the breakpoint that then
+// began its segment started a run of j.Procs free at least as long, no
+// later, and it was a slot then. So full has since gained free
+// processors at τ, and the last gain there left j.Procs free: skip when
+// every such gain is at or after old, and the slot starts before the end
+// of the latest.
+func (s *Conservative) unchanged(j *policy.Job, old float64) (skip bool, by float64) {
 	e := s.seen[j.Index]
-	return e != noEpoch && s.full.gainedSince(int32(j.Procs), e) >= old
+	if e == noEpoch {
+		return false, old
+	}
+	from, until := s.full.gainedSince(int32(j.Procs), e)
+	return from >= old, min(until, old)
 }
 
 // NewConservative returns a conservative backfilling scheduler.
@@ -408,7 +413,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 			// only the breakpoints before it need a look, and there j's own
 			// reservation does not count.
 			var moved bool
-			if s.unchanged(j, old) {
+			if skip, by := s.unchanged(j, old); skip {
 				t, moved = old, false
 				if s.verify {
 					if t1, m1 := full.earliestBefore(j.Procs, j.Estimate, now, old); m1 {
@@ -416,7 +421,12 @@ func (s *Conservative) Schedule(sys policy.System) {
 					}
 				}
 			} else {
-				t, moved = full.earliestBefore(j.Procs, j.Estimate, now, old)
+				t, moved = full.earliestStarting(j.Procs, j.Estimate, now, by, old)
+				if s.verify && by < old {
+					if t1, m1 := full.earliestBefore(j.Procs, j.Estimate, now, old); t1 != t || m1 != moved {
+						panic(fmt.Sprintf("backfill: at %g job %d's search of slots starting before %g finds %g %v, of all %g %v", now, j.ID, by, t, moved, t1, m1))
+					}
+				}
 			}
 			if !moved {
 				keep = true

@@ -34,6 +34,10 @@ type profile struct {
 	track bool
 	epoch int32
 	gain  [2][33]float64
+	// gainEnd: by size class, the latest end of a range where a gain
+	// left at least the class's smallest size free (+Inf: the last
+	// segment).
+	gainEnd [2][33]float64
 }
 
 // sizeClass is the class of k processors: bits.Len of k (0 for k ≤ 0).
@@ -50,9 +54,9 @@ func sizeClass(k int32) int {
 // before the last.
 func (p *profile) newEpoch() {
 	p.epoch++
-	g := &p.gain[p.epoch&1]
+	g, ge := &p.gain[p.epoch&1], &p.gainEnd[p.epoch&1]
 	for c := range g {
-		g[c] = math.Inf(1)
+		g[c], ge[c] = math.Inf(1), math.Inf(-1)
 	}
 }
 
@@ -60,7 +64,7 @@ func (p *profile) newEpoch() {
 // breakpoint i to e (exclusive): for each size class, the first of them
 // where at least the class's smallest size (2^(c-1), or 0) is then free.
 func (p *profile) gained(i, e int) {
-	g := &p.gain[p.epoch&1]
+	g, ge := &p.gain[p.epoch&1], &p.gainEnd[p.epoch&1]
 	done := -1
 	for x := i; x < e && done < len(g)-1; x++ {
 		for c := sizeClass(p.f[x]); done < c; {
@@ -68,21 +72,29 @@ func (p *profile) gained(i, e int) {
 			g[done] = min(g[done], p.t[x])
 		}
 	}
+	end := math.Inf(1)
+	if e < len(p.t) {
+		end = p.t[e]
+	}
+	for c := 0; c <= done; c++ {
+		ge[c] = max(ge[c], end)
+	}
 }
 
 // gainedSince returns a lower bound of the earliest time where the
 // profile has gained free processors since the start of epoch e and was
-// then left with k or more free (-Inf when e is older than the epoch
-// before the current one).
-func (p *profile) gainedSince(k int32, e int32) float64 {
+// then left with k or more free, and an upper bound of the latest end of
+// such a gain (-Inf and +Inf when e is older than the epoch before the
+// current one).
+func (p *profile) gainedSince(k int32, e int32) (from, until float64) {
 	c := sizeClass(k)
 	switch e {
 	case p.epoch:
-		return p.gain[p.epoch&1][c]
+		return p.gain[p.epoch&1][c], p.gainEnd[p.epoch&1][c]
 	case p.epoch - 1:
-		return min(p.gain[0][c], p.gain[1][c])
+		return min(p.gain[0][c], p.gain[1][c]), max(p.gainEnd[0][c], p.gainEnd[1][c])
 	}
-	return math.Inf(-1)
+	return math.Inf(-1), math.Inf(1)
 }
 
 // reset makes the profile free processors from now on, one breakpoint.
@@ -90,9 +102,9 @@ func (p *profile) reset(now float64, free int) {
 	p.t = append(p.t[:0], now)
 	p.f = append(p.f[:0], int32(free))
 	if p.track {
-		g := &p.gain[p.epoch&1]
+		g, ge := &p.gain[p.epoch&1], &p.gainEnd[p.epoch&1]
 		for c := range g {
-			g[c] = math.Inf(-1)
+			g[c], ge[c] = math.Inf(-1), math.Inf(1)
 		}
 	}
 	p.neg = 0
@@ -235,6 +247,12 @@ func (p *profile) earliest(k int, d float64, from float64) float64 {
 // those with fewer than k free, then following each run of breakpoints
 // with k free from its start until it is long enough or broken.
 func (p *profile) earliestBefore(k int, d float64, from, limit float64) (float64, bool) {
+	return p.earliestStarting(k, d, from, limit, limit)
+}
+
+// earliestStarting is earliestBefore among the breakpoints before by
+// only (by ≤ limit).
+func (p *profile) earliestStarting(k int, d float64, from, by, limit float64) (float64, bool) {
 	k32 := int32(k)
 	ts, fs := p.t, p.f
 	i := 0
@@ -246,7 +264,7 @@ func (p *profile) earliestBefore(k int, d float64, from, limit float64) (float64
 		for i < n && fs[i] < k32 {
 			i++
 		}
-		if i == n || ts[i] >= limit {
+		if i == n || ts[i] >= by {
 			return limit, false
 		}
 		// A run of k free starts at ts[i]: it is long enough when it
