@@ -42,7 +42,12 @@
 //     running jobs and the jobs ahead of it, and the jobs behind give way.
 //     Compression is one sweep per pass; a pass where nothing has freed
 //     room since a pass that moved no job skips it (it would change
-//     nothing; tested to give the same schedules).
+//     nothing; tested to give the same schedules). Within a sweep, a job
+//     is not searched again when the profile has gained no room where
+//     its size could fit before its reservation since its last search
+//     (gains are kept per size class, a power of two, and per pass), so
+//     that it cannot have moved (every skip checked against the search in
+//     the tests).
 //     (Recomputing every reservation from scratch in queue order, as an
 //     earlier version did, is not conservative backfilling: a job moving
 //     up could take the slot of a job behind it and push that one back.)
@@ -238,8 +243,13 @@ func (s *EASY) Schedule(sys policy.System) {
 // order decides), and the later jobs it displaces move in turn.
 // The reservation of each waiting job is the scheduler's own state (resv).
 type Conservative struct {
-	q     fifo.Queue
-	resv  []float64 // reservation of each waiting job, by Job.Index (resOf)
+	q    fifo.Queue
+	resv []float64 // reservation of each waiting job, by Job.Index (resOf)
+	// The epoch of full (profile.newEpoch, one per compressing pass) of
+	// each waiting job's last search of full, by Job.Index, when that
+	// search showed that full then had no slot for it before the
+	// reservation it holds (noEpoch otherwise): see unchanged.
+	seen  []int32
 	run   runSet
 	base  profile // running jobs and the reservations already re-placed
 	full  profile // base plus the reservations not yet re-placed
@@ -268,6 +278,29 @@ type done struct {
 	procs int
 }
 
+// noEpoch marks a job whose last search shows nothing (seen).
+const noEpoch = math.MinInt32
+
+// unchanged reports whether j, holding the reservation old, cannot have
+// an earlier slot in full, without searching (skip), and otherwise the
+// time before which such a slot must start (by ≤ old). Its last search
+// of full (in this pass's epoch or the one before) found no slot before
+// old. A slot before old now has a time τ in it, before old, where fewer
+// than j.Procs were free at that search, else the breakpoint that then
+// began its segment started a run of j.Procs free at least as long, no
+// later, and it was a slot then. So full has since gained free
+// processors at τ, and the last gain there left j.Procs free: skip when
+// every such gain is at or after old, and the slot starts before the end
+// of the latest.
+func (s *Conservative) unchanged(j *policy.Job, old float64) (skip bool, by float64) {
+	e := s.seen[j.Index]
+	if e == noEpoch {
+		return false, old
+	}
+	from, until := s.full.gainedSince(int32(j.Procs), e)
+	return from >= old, min(until, old)
+}
+
 // NewConservative returns a conservative backfilling scheduler.
 func NewConservative() *Conservative { return &Conservative{} }
 
@@ -284,6 +317,10 @@ func (s *Conservative) Submit(j *policy.Job) {
 		s.resv = append(s.resv, math.NaN())
 	}
 	s.resv[j.Index] = math.NaN()
+	for len(s.seen) <= j.Index {
+		s.seen = append(s.seen, noEpoch)
+	}
+	s.seen[j.Index] = noEpoch
 	s.q.Push(j)
 	s.dirty = true
 }
@@ -321,6 +358,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 		return
 	}
 	s.dirty = false
+	s.full.track = true
 	if s.quick(sys) {
 		return
 	}
@@ -339,6 +377,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 	full.compact = true // every search of full starts now
 	s.initRun = append(s.initRun[:0], s.run...)
 	s.initFree = al.Free()
+	full.newEpoch()
 	if !s.synced || !s.catchUp(now, waiting) {
 		s.rebuild(full, now, waiting)
 	}
@@ -374,7 +413,21 @@ func (s *Conservative) Schedule(sys policy.System) {
 			// only the breakpoints before it need a look, and there j's own
 			// reservation does not count.
 			var moved bool
-			t, moved = full.earliestBefore(j.Procs, j.Estimate, now, old)
+			if skip, by := s.unchanged(j, old); skip {
+				t, moved = old, false
+				if s.verify {
+					if t1, m1 := full.earliestBefore(j.Procs, j.Estimate, now, old); m1 {
+						panic(fmt.Sprintf("backfill: at %g job %d, skipped, has a slot at %g before %g", now, j.ID, t1, old))
+					}
+				}
+			} else {
+				t, moved = full.earliestStarting(j.Procs, j.Estimate, now, by, old)
+				if s.verify && by < old {
+					if t1, m1 := full.earliestBefore(j.Procs, j.Estimate, now, old); t1 != t || m1 != moved {
+						panic(fmt.Sprintf("backfill: at %g job %d's search of slots starting before %g finds %g %v, of all %g %v", now, j.ID, by, t, moved, t1, m1))
+					}
+				}
+			}
 			if !moved {
 				keep = true
 			} else {
@@ -386,11 +439,13 @@ func (s *Conservative) Schedule(sys policy.System) {
 			}
 			t = full.earliest(j.Procs, j.Estimate, now)
 		}
+		sure := true // full had no slot for j before t
 		if ok && t > old {
 			// The old slot is gone (a running job outran its estimate):
 			// the jobs behind give way.
 			needBase(k)
 			t = base.earliest(j.Procs, j.Estimate, now)
+			sure = false
 		}
 		if ok && t != old {
 			// A job moved: the jobs ahead of it, already placed, may
@@ -417,6 +472,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 			// time processors are released.
 			needBase(k)
 			t = base.earliest(j.Procs, j.Estimate, math.Nextafter(now, math.Inf(1)))
+			sure = false
 			s.valid = false
 			if keep {
 				full.reserve(old, j.Estimate, -j.Procs)
@@ -432,6 +488,10 @@ func (s *Conservative) Schedule(sys policy.System) {
 			}
 		}
 		s.resv[j.Index] = t
+		s.seen[j.Index] = noEpoch
+		if sure {
+			s.seen[j.Index] = full.epoch
+		}
 	}
 	if started {
 		s.q.RemoveStarted()
@@ -553,6 +613,7 @@ func (s *Conservative) quick(sys policy.System) bool {
 			full.reserve(t, j.Estimate, j.Procs)
 		}
 		s.resv[j.Index] = t
+		s.seen[j.Index] = full.epoch
 	}
 	if started {
 		s.q.RemoveStarted()

@@ -2,6 +2,7 @@ package backfill
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -26,12 +27,86 @@ type profile struct {
 	// are then the same: a dropped breakpoint never starts the earliest
 	// slot from there, since the breakpoint before it would do.
 	compact bool
+	// track: the profile keeps, for the current epoch and the one
+	// before, by size class, the earliest time where a gain of free
+	// processors left at least the class's smallest size free (see
+	// gained and gainedSince); a reset counts as a gain everywhere.
+	track bool
+	epoch int32
+	gain  [2][33]float64
+	// gainEnd: by size class, the latest end of a range where a gain
+	// left at least the class's smallest size free (+Inf: the last
+	// segment).
+	gainEnd [2][33]float64
+}
+
+// sizeClass is the class of k processors: bits.Len of k (0 for k ≤ 0).
+// k ≤ m implies sizeClass(k) ≤ sizeClass(m); the smallest size of class
+// c > 0 is 2^(c-1).
+func sizeClass(k int32) int {
+	if k <= 0 {
+		return 0
+	}
+	return bits.Len32(uint32(k))
+}
+
+// newEpoch starts an epoch of gains, forgetting those of the epoch
+// before the last.
+func (p *profile) newEpoch() {
+	p.epoch++
+	g, ge := &p.gain[p.epoch&1], &p.gainEnd[p.epoch&1]
+	for c := range g {
+		g[c], ge[c] = math.Inf(1), math.Inf(-1)
+	}
+}
+
+// gained records that the free count grew over the segments from
+// breakpoint i to e (exclusive): for each size class, the first of them
+// where at least the class's smallest size (2^(c-1), or 0) is then free.
+func (p *profile) gained(i, e int) {
+	g, ge := &p.gain[p.epoch&1], &p.gainEnd[p.epoch&1]
+	done := -1
+	for x := i; x < e && done < len(g)-1; x++ {
+		for c := sizeClass(p.f[x]); done < c; {
+			done++
+			g[done] = min(g[done], p.t[x])
+		}
+	}
+	end := math.Inf(1)
+	if e < len(p.t) {
+		end = p.t[e]
+	}
+	for c := 0; c <= done; c++ {
+		ge[c] = max(ge[c], end)
+	}
+}
+
+// gainedSince returns a lower bound of the earliest time where the
+// profile has gained free processors since the start of epoch e and was
+// then left with k or more free, and an upper bound of the latest end of
+// such a gain (-Inf and +Inf when e is older than the epoch before the
+// current one).
+func (p *profile) gainedSince(k int32, e int32) (from, until float64) {
+	c := sizeClass(k)
+	switch e {
+	case p.epoch:
+		return p.gain[p.epoch&1][c], p.gainEnd[p.epoch&1][c]
+	case p.epoch - 1:
+		return min(p.gain[0][c], p.gain[1][c]), max(p.gainEnd[0][c], p.gainEnd[1][c])
+	}
+	return math.Inf(-1), math.Inf(1)
 }
 
 // reset makes the profile free processors from now on, one breakpoint.
 func (p *profile) reset(now float64, free int) {
 	p.t = append(p.t[:0], now)
 	p.f = append(p.f[:0], int32(free))
+	if p.track {
+		g, ge := &p.gain[p.epoch&1], &p.gainEnd[p.epoch&1]
+		for c := range g {
+			g[c], ge[c] = math.Inf(-1), math.Inf(1)
+		}
+	}
 	p.neg = 0
 	if free < 0 {
 		p.neg = 1
@@ -48,8 +123,11 @@ func (p *profile) index(t float64) int {
 }
 
 // split makes t a breakpoint and returns its index (t ≥ the first).
-func (p *profile) split(t float64) int {
-	i := search(p.t, t)
+func (p *profile) split(t float64) int { return p.splitFrom(t, 0) }
+
+// splitFrom is split for a t after breakpoint lo.
+func (p *profile) splitFrom(t float64, lo int) int {
+	i := lo + search(p.t[lo:], t)
 	if i < len(p.t) && p.t[i] == t {
 		return i
 	}
@@ -80,7 +158,7 @@ func (p *profile) addRange(a, b float64, d int32) {
 	i := p.split(a)
 	e := len(p.f)
 	if !math.IsInf(b, 1) {
-		e = p.split(b)
+		e = p.splitFrom(b, i+1)
 	}
 	f := p.f[i:e]
 	for j := range f {
@@ -93,6 +171,9 @@ func (p *profile) addRange(a, b float64, d int32) {
 				p.neg--
 			}
 		}
+	}
+	if p.track && d > 0 {
+		p.gained(i, e)
 	}
 	p.drop(e)
 	p.drop(i)
@@ -166,6 +247,12 @@ func (p *profile) earliest(k int, d float64, from float64) float64 {
 // those with fewer than k free, then following each run of breakpoints
 // with k free from its start until it is long enough or broken.
 func (p *profile) earliestBefore(k int, d float64, from, limit float64) (float64, bool) {
+	return p.earliestStarting(k, d, from, limit, limit)
+}
+
+// earliestStarting is earliestBefore among the breakpoints before by
+// only (by ≤ limit).
+func (p *profile) earliestStarting(k int, d float64, from, by, limit float64) (float64, bool) {
 	k32 := int32(k)
 	ts, fs := p.t, p.f
 	i := 0
@@ -177,7 +264,7 @@ func (p *profile) earliestBefore(k int, d float64, from, limit float64) (float64
 		for i < n && fs[i] < k32 {
 			i++
 		}
-		if i == n || ts[i] >= limit {
+		if i == n || ts[i] >= by {
 			return limit, false
 		}
 		// A run of k free starts at ts[i]: it is long enough when it
