@@ -473,6 +473,17 @@ func family(ti TraceInfo) map[string]string {
 	return out
 }
 
+// traceSeed returns the generator seed of a trace ("" when its provenance
+// has none, as for real logs).
+func traceSeed(ti TraceInfo) string {
+	var m map[string]any
+	if len(ti.Params) == 0 || json.Unmarshal(ti.Params, &m) != nil || m["seed"] == nil {
+		return ""
+	}
+	b, _ := json.Marshal(m["seed"])
+	return string(b)
+}
+
 // WorkloadKey identifies the workload model of a trace: its generator and
 // its parameters other than PointParams ("" without provenance). Runs of
 // traces with the same key at the same load are replications.
@@ -495,22 +506,38 @@ func familyKey(f map[string]string) string {
 // together, so two sweeps of different models (uniform against exponential
 // sizes, say) are two experiments and their runs are never pooled as
 // replications; nor are the cells of a sweep over communication models
-// (names then end in the model, "wormhole:plen=16,..."). The generator and
-// parameters come from the trace provenance metadata; traces without it
-// group by machine alone. When several experiments share a machine and
-// generator, their names list the parameters that tell them apart.
+// (names then end in the model, "wormhole:plen=16,..."). A generated trace
+// that repeats an earlier one (same model, load and seed under another
+// name) is left out, so that a copy does not count as a replication. The
+// generator and parameters come from the trace provenance metadata; traces
+// without it group by machine alone. When several experiments share a
+// machine and generator, their names list the parameters that tell them
+// apart.
 func (s *Set) Experiments() []Experiment {
 	idx := map[string]int{}
 	var out []Experiment
 	var fams []map[string]string
+	seen := map[string]bool{}
 	for _, r := range s.Summary {
-		gen := ""
+		gen, seed := "", ""
 		var fam map[string]string
+		var load float64
 		if ti, ok := s.TraceInfo(r.Trace); ok {
 			gen = ti.Generator
 			fam = family(ti)
+			seed, load = traceSeed(ti), ti.Load
 		}
 		key := r.Machine + "\x00" + gen + "\x00" + familyKey(fam) + "\x00" + r.Comm
+		if seed != "" {
+			// A trace generated again under another name (a plan's second
+			// workload replaying the first one's traces) is the same
+			// trace, not another replication: its runs count once.
+			run := key + "\x00" + r.Alloc + "\x00" + r.Sched + "\x00" + seed + "\x00" + strconv.FormatFloat(load, 'g', -1, 64)
+			if seen[run] {
+				continue
+			}
+			seen[run] = true
+		}
 		i, ok := idx[key]
 		if !ok {
 			i = len(out)

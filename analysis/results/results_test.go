@@ -428,3 +428,31 @@ func TestMachineSweepRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestExperimentsDropCopies: a plan's second workload replaying the first
+// one's traces under other names (same model, load and seed) adds no
+// replications; traces with other seeds do.
+func TestExperimentsDropCopies(t *testing.T) {
+	params := func(seed int) json.RawMessage {
+		return json.RawMessage(fmt.Sprintf(`{"size":"uniform","load":"0.5","rep":"1","seed":"%d"}`, seed))
+	}
+	set := &results.Set{}
+	for _, tr := range []struct {
+		name string
+		seed int
+	}{{"a-rep01", 7}, {"a-rep02", 8}, {"b-rep01", 7}, {"b-rep02", 8}, {"c-rep01", 9}} {
+		set.Traces = append(set.Traces, results.TraceInfo{Name: tr.name, Generator: "workload", Load: 0.5, Machine: "flat:8", Params: params(tr.seed)})
+		set.Summary = append(set.Summary, results.Summary{Trace: tr.name, Machine: "flat:8", Alloc: "count", Sched: "fcfs", Load: 0.5, MeanResponse: float64(tr.seed)})
+	}
+	exps := set.Experiments()
+	if len(exps) != 1 {
+		t.Fatalf("%d experiments, want 1", len(exps))
+	}
+	cells := exps[0].Cells()
+	if len(cells) != 1 || len(cells[0].Rows) != 3 {
+		t.Fatalf("cells %+v: want one cell of 3 replications (seeds 7, 8, 9)", cells)
+	}
+	if got := strings.Join(exps[0].Traces, ","); got != "a-rep01,a-rep02,c-rep01" {
+		t.Errorf("traces %s, want the first copy of each seed", got)
+	}
+}
