@@ -518,21 +518,31 @@ func (s *Set) Experiments() []Experiment {
 	var out []Experiment
 	var fams []map[string]string
 	seen := map[string]bool{}
-	for _, r := range s.Summary {
-		gen, seed := "", ""
-		var fam map[string]string
-		var load float64
-		if ti, ok := s.TraceInfo(r.Trace); ok {
-			gen = ti.Generator
-			fam = family(ti)
-			seed, load = traceSeed(ti), ti.Load
+	// What each trace's provenance says, read once per trace, not per run.
+	type origin struct {
+		gen, fam, seed, load string
+		params               map[string]string
+	}
+	origins := make(map[string]origin, len(s.Traces))
+	for _, ti := range s.Traces {
+		if _, dup := origins[ti.Name]; dup {
+			continue // as TraceInfo: the first of a name
 		}
-		key := r.Machine + "\x00" + gen + "\x00" + familyKey(fam) + "\x00" + r.Comm
-		if seed != "" {
+		f := family(ti)
+		origins[ti.Name] = origin{gen: ti.Generator, fam: familyKey(f), seed: traceSeed(ti), load: strconv.FormatFloat(ti.Load, 'g', -1, 64), params: f}
+	}
+	for _, r := range s.Summary {
+		o, ok := origins[r.Trace]
+		if !ok {
+			o.fam = familyKey(nil)
+		}
+		gen, fam := o.gen, o.params
+		key := r.Machine + "\x00" + gen + "\x00" + o.fam + "\x00" + r.Comm
+		if o.seed != "" {
 			// A trace generated again under another name (a plan's second
 			// workload replaying the first one's traces) is the same
 			// trace, not another replication: its runs count once.
-			run := key + "\x00" + r.Alloc + "\x00" + r.Sched + "\x00" + seed + "\x00" + strconv.FormatFloat(load, 'g', -1, 64)
+			run := key + "\x00" + r.Alloc + "\x00" + r.Sched + "\x00" + o.seed + "\x00" + o.load
 			if seen[run] {
 				continue
 			}
