@@ -8,18 +8,19 @@ import (
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/sched"
 	"github.com/schedlab/schedlab/model/workload"
+	"github.com/schedlab/schedlab/trace"
 )
 
-// benchRun replays the gabl06 workload (16×16, sides uniform 1..16,
-// exponential service mean 1, 1,000 jobs, FCFS) at mean inter-arrival
-// time iat under allocator alloc and the given communication mode, and
-// reports jobs/s and packets/s.
-func benchRun(b *testing.B, mode, unit, alloc string, iat float64) {
+// gabl06Setup returns the gabl06 workload (16×16, sides uniform 1..16,
+// exponential service mean 1, Poisson arrivals at mean inter-arrival time
+// iat) of n jobs from seed, and the specs of allocator alloc and FCFS.
+func gabl06Setup(tb testing.TB, alloc string, n int, iat float64, seed int64) (policy.Machine, *trace.Trace, policy.AllocatorSpec, policy.SchedulerSpec) {
+	tb.Helper()
 	m := policy.Machine{Kind: policy.Mesh, Width: 16, Height: 16, Procs: 256}
 	tr, err := workload.Generate(workload.WorkloadSpec{Machine: "mesh:16x16", Size: workload.SizeSpec{Dist: "uniform"},
-		Service: workload.Service{Kind: "exp", Mean: 1}, Arrivals: workload.Arrivals{Kind: "poisson", IAT: iat, Jobs: benchJobs}, Seed: 1})
+		Service: workload.Service{Kind: "exp", Mean: 1}, Arrivals: workload.Arrivals{Kind: "poisson", IAT: iat, Jobs: n}, Seed: seed})
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	var aspec policy.AllocatorSpec
 	for _, s := range mesh.Allocators() {
@@ -33,6 +34,18 @@ func benchRun(b *testing.B, mode, unit, alloc string, iat float64) {
 			sspec = s
 		}
 	}
+	if aspec.New == nil || sspec.New == nil {
+		tb.Fatalf("no allocator %q or no fcfs", alloc)
+	}
+	return m, tr, aspec, sspec
+}
+
+// benchRun replays the gabl06 workload (16×16, sides uniform 1..16,
+// exponential service mean 1, 1,000 jobs, FCFS) at mean inter-arrival
+// time iat under allocator alloc and the given communication mode, and
+// reports jobs/s and packets/s.
+func benchRun(b *testing.B, mode, unit, alloc string, iat float64) {
+	m, tr, aspec, sspec := gabl06Setup(b, alloc, benchJobs, iat, 1)
 	var packets int64
 	var comm float64
 	for i := 0; i < b.N; i++ {

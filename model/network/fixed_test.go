@@ -9,10 +9,6 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/model/engine"
-	"github.com/schedlab/schedlab/model/mesh"
-	"github.com/schedlab/schedlab/model/policy"
-	"github.com/schedlab/schedlab/model/sched"
-	"github.com/schedlab/schedlab/model/workload"
 )
 
 // runDigest replays a gabl06-like workload (16×16, sides uniform 1..16,
@@ -21,24 +17,9 @@ import (
 // and returns a SHA-256 of every job's start and end (their bits) and
 // communication statistics, in job order.
 func runDigest(t testing.TB, alloc, unit string, msgs float64, n int, iat float64) string {
-	m := policy.Machine{Kind: policy.Mesh, Width: 16, Height: 16, Procs: 256}
-	tr, err := workload.Generate(workload.WorkloadSpec{Machine: "mesh:16x16", Size: workload.SizeSpec{Dist: "uniform"},
-		Service: workload.Service{Kind: "exp", Mean: 1}, Arrivals: workload.Arrivals{Kind: "poisson", IAT: iat, Jobs: n}, Seed: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var a policy.Allocator
-	for _, s := range mesh.Allocators() {
-		if s.Name == alloc {
-			a, _ = s.New(m, nil)
-		}
-	}
-	var s policy.Scheduler
-	for _, sp := range sched.Schedulers() {
-		if sp.Name == "fcfs" {
-			s, _ = sp.New(m, nil)
-		}
-	}
+	m, tr, aspec, sspec := gabl06Setup(t, alloc, n, iat, 5)
+	a, _ := aspec.New(m, nil)
+	s, _ := sspec.New(m, nil)
 	p := Defaults
 	p.Unit, p.Msgs = unit, msgs
 	mdl := NewWormhole(16, 16, p)
