@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/schedlab/schedlab/analysis/plot"
 	"github.com/schedlab/schedlab/analysis/results"
@@ -102,7 +101,7 @@ func buildAllocation(c *Context, e *results.Experiment, idx int) ([]Page, error)
 	}
 	var pages []Page
 	for _, m := range allocMetrics {
-		if !strings.HasPrefix(e.Machine, policy.Flat+":") {
+		if numbered(e.Machine) {
 			m.note += " On " + e.Machine + ", blocks are runs of consecutive node numbers (mesh: y*W+x; hypercube: addresses)."
 		}
 		if e.Sweep() {
@@ -185,4 +184,16 @@ func (pm *placementMachine) ranges(j *results.Job) ([]metrics.Range, error) {
 		return nil, fmt.Errorf("%s: job %d of trace %s: column \"placement\": %v", schema.JobsFile, j.JobID, j.Trace, err)
 	}
 	return rs, nil
+}
+
+// numbered reports whether a machine (a spec) numbers its nodes other
+// than as a line of processors (its family's Nodes: a mesh, a hypercube),
+// so that the blocks of a placement need a note.
+func numbered(spec string) bool {
+	m, err := policy.ParseMachine(spec)
+	if err != nil {
+		return true
+	}
+	f, _ := policy.FamilyOf(m.Kind)
+	return f.Nodes != nil
 }

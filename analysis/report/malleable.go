@@ -18,9 +18,8 @@ import (
 	"github.com/schedlab/schedlab/analysis/plot"
 	"github.com/schedlab/schedlab/analysis/results"
 	"github.com/schedlab/schedlab/analysis/stats"
-	"github.com/schedlab/schedlab/model/catalog"
+	"github.com/schedlab/schedlab/model/malleable"
 	"github.com/schedlab/schedlab/model/policy"
-	"github.com/schedlab/schedlab/model/schema"
 )
 
 // Pages of malleable runs (replay --mode malleable: dynamic space sharing,
@@ -44,39 +43,20 @@ var MalleableLevel = 0.90
 // and the α = 0 point of every R-vs-α curve.
 const eqSched = "eq"
 
-// malleableSched reports whether sched (a spec) names a malleable-mode
-// scheduler.
-func malleableSched(sched string) bool {
-	name, _, err := policy.ParseSpec(sched)
-	if err != nil {
-		return false
-	}
-	_, err = catalog.SchedulerIn(catalog.ModeMalleable, name)
-	return err == nil
-}
-
-// isMalleableSet reports whether the results were replayed in malleable
-// mode: the options record it (schema.Options.Mode), or every pair is a
-// malleable policy on the share allocator (results without options).
+// isMalleableSet reports whether the results were replayed on a
+// malleable machine (model/malleable's family), as they record it: a
+// machine flat:P in mode "malleable" (results.Set.MachineOf).
 func isMalleableSet(c *Context) bool {
-	var o schema.Options
-	if len(c.Set.Options) > 0 && json.Unmarshal(c.Set.Options, &o) == nil && o.Mode != "" {
-		return o.Mode == catalog.ModeMalleable
-	}
-	if len(c.Pairs) == 0 {
+	if len(c.Set.Summary) == 0 {
 		return false
 	}
-	for _, p := range c.Pairs {
-		if p.Alloc != "share" || !malleableSched(p.Sched) {
-			return false
-		}
-	}
-	return true
+	m, err := c.Set.MachineOf(c.Set.Summary[0].Machine)
+	return err == nil && m.Kind == malleable.Kind
 }
 
 // alphaSpec is a Generalized Allocation policy's X and α, parsed from its
-// spec ("alpha:x=acc,a=-1"; the defaults x=work, a=−10 as in
-// model/malleable). EQ is α = 0 for every X.
+// spec ("alpha:x=acc,a=-1"; the defaults are model/malleable's DefaultX
+// and DefaultAlpha). EQ is α = 0 for every X.
 type alphaSpec struct {
 	X     string
 	Alpha float64
@@ -89,7 +69,7 @@ func parseAlpha(sched string) (a alphaSpec, ok bool) {
 	if err != nil || name != "alpha" {
 		return a, false
 	}
-	a = alphaSpec{X: "work", Alpha: -10}
+	a = alphaSpec{X: malleable.DefaultX, Alpha: malleable.DefaultAlpha}
 	if x, ok := p["x"]; ok {
 		a.X = x
 	}
@@ -435,7 +415,7 @@ func normalisedPanels(c *Context) []*normPanel {
 	params := map[string]map[string]string{}
 	for i := range c.Set.Summary {
 		r := &c.Set.Summary[i]
-		if r.Sched == eqSched || !malleableSched(r.Sched) {
+		if r.Sched == eqSched {
 			continue
 		}
 		b, ok := eqR[run{r.Trace, r.Rep}]

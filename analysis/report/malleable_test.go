@@ -84,16 +84,18 @@ func TestParseAlpha(t *testing.T) {
 	}
 }
 
-// The pages apply to malleable results only: by the options' mode, or by
-// the pairs when the options are absent; never to a rigid run.
+// The pages apply to malleable results only, as the results record them
+// (a machine flat:P in the options' mode malleable, results.Set.MachineOf),
+// whatever the policies' names: never to results without that record, nor
+// to a rigid run.
 func TestMalleablePagesApply(t *testing.T) {
 	for _, opts := range []bool{true, false} {
 		ctx, pages := pagesOf(t, malleableSet(opts), Options{})
-		if !isMalleableSet(ctx) {
-			t.Errorf("options %v: not recognised as malleable", opts)
+		if isMalleableSet(ctx) != opts {
+			t.Errorf("options %v: recognised as malleable: %v", opts, !opts)
 		}
 		names := strings.Join(figureNames(pages), " ")
-		if !strings.Contains(names, "r-vs-alpha-work") || !strings.Contains(names, "malleable-normalised") {
+		if has := strings.Contains(names, "r-vs-alpha-work") && strings.Contains(names, "malleable-normalised"); has != opts {
 			t.Errorf("options %v: figures %s", opts, names)
 		}
 	}

@@ -41,10 +41,16 @@ const (
 // busy fraction whose instants are drawn when no --window is given.
 var mapQuantiles = []float64{0.5, 0.9}
 
-// meshOf returns the mesh of an experiment; ok is false on other machines.
+// meshOf returns the mesh of an experiment: a machine whose family lays
+// its nodes on a W×H grid (policy.Family.View.Grid); ok is false on other
+// machines.
 func meshOf(e *results.Experiment) (policy.Machine, bool) {
 	m, err := policy.ParseMachine(e.Machine)
-	return m, err == nil && m.Kind == policy.Mesh
+	if err != nil {
+		return m, false
+	}
+	f, _ := policy.FamilyOf(m.Kind)
+	return m, f.View.Grid
 }
 
 // meshSizes reports whether a mesh experiment has jobs or per-run

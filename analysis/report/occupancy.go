@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"sort"
@@ -87,12 +88,8 @@ func buildOccupancy(c *Context, e *results.Experiment, idx int) ([]Page, error) 
 		how := "rectangles are the processor ranges each job held (jobs.parquet placement)"
 		if known {
 			if m, err := policy.ParseMachine(e.Machine); err == nil {
-				switch m.Kind {
-				case policy.Cube:
-					ylabel, how = "node address", "a strip per node address: rectangles are the address ranges of each job's subcube (jobs.parquet placement)"
-				case policy.Mesh:
-					ylabel = "node number (y·W + x)"
-				}
+				f, _ := policy.FamilyOf(m.Kind)
+				ylabel, how = cmp.Or(f.View.Axis, ylabel), cmp.Or(f.View.How, how)
 			}
 			var m placementMachine
 			for i := range js {

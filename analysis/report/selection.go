@@ -297,11 +297,8 @@ func machineName(spec string) string {
 	if err != nil {
 		return spec
 	}
-	switch m.Kind {
-	case policy.Mesh:
-		return fmt.Sprintf("a %d×%d mesh", m.Width, m.Height)
-	case policy.Cube:
-		return fmt.Sprintf("a %d-cube (%d nodes)", m.Dim, m.Procs)
+	if f, _ := policy.FamilyOf(m.Kind); f.Words != nil {
+		return f.Words(m)
 	}
 	return fmt.Sprintf("%d processors", m.Procs)
 }

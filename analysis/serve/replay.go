@@ -257,6 +257,8 @@ func (d *data) replay(r *http.Request) (any, error) {
 	out := &replayResp{Run: *ri, TimeUnit: d.unit, Span: [2]num{num(rj.tmin), num(rj.tmax)}, Window: [2]num{num(w0), num(w1)},
 		Truncated: trunc, JobsTotal: len(rj.jobs), Jobs: []replayJob{},
 		Machine: machineInfo{Spec: m.String(), Kind: m.Kind, Procs: m.Procs, Width: m.Width, Height: m.Height, Dim: m.Dim}}
+	fam, _ := policy.FamilyOf(m.Kind)
+	grid := fam.View.Grid // placements drawn as W×H rectangles, else as node ranges
 	hi := sort.SearchFloat64s(rj.starts, w1)
 	for i := range rj.jobs[:hi] {
 		j := &rj.jobs[i]
@@ -272,7 +274,7 @@ func (d *data) replay(r *http.Request) (any, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: job %d of trace %s (%s / %s, rep %d): column \"placement\": %v", schema.JobsFile, j.JobID, j.Trace, j.Alloc, j.Sched, j.Rep, err)
 			}
-			if m.Kind == policy.Mesh {
+			if grid {
 				for _, p := range j.Placement {
 					x.Pieces = append(x.Pieces, [4]int32{p.X, p.Y, p.W, p.H})
 				}

@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/analysis/results"
+	_ "github.com/schedlab/schedlab/model/catalog" // the machine families (policy.RegisterFamily), which read the results' machines
 )
 
 // DefaultAddr is the address the server listens on by default.

@@ -33,6 +33,7 @@ import (
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/experiment"
 	"github.com/schedlab/schedlab/model/mesh"
+	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/trace"
 	embedded "github.com/schedlab/schedlab/traces"
 )
@@ -73,8 +74,8 @@ func runCommand() *cli.Command {
 		Usage:     "replay traces and write jobs/summary/series Parquet files",
 		ArgsUsage: "[TRACE...] (.swf, .swf.gz, .parquet; none: the embedded default traces, plus DIR/report.pdf)",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "machine", Usage: "machine for every trace (flat:N, mesh:WxH, cube:n); default: the trace's hint, else flat:MaxProcs"},
-			&cli.StringFlag{Name: "mode", Value: catalog.ModeRigid, Usage: "rigid (jobs hold their processors from start to end) or malleable (Guha 1995 dynamic space sharing: fractional allocations repartitioned at every arrival and departure; needs the trace's work and efficiency columns; allocator share, schedulers eq, alpha, lrwf, mrwf, wk, we, wf)"},
+			&cli.StringFlag{Name: "machine", Usage: "machine for every trace (flat:N, mesh:WxH, cube:n, malleable:P; see replay list); default: the trace's hint, else flat:MaxProcs"},
+			&cli.StringFlag{Name: "mode", Value: policy.ModeRigid, Usage: "rigid (jobs hold their processors from start to end) or malleable, an alias: --machine flat:P --mode malleable is --machine malleable:P (Guha 1995 dynamic space sharing: fractional allocations repartitioned at every arrival and departure; needs the trace's work and efficiency columns; allocator share, schedulers eq, alpha, lrwf, mrwf, wk, we, wf)"},
 			&cli.StringSliceFlag{Name: "alloc", Usage: "allocator specs, comma-separated, repeatable (default: every compatible one)"},
 			&cli.StringSliceFlag{Name: "sched", Usage: "scheduler specs, comma-separated, repeatable, e.g. fcfs,mq:q=32,order=down (default: every compatible one)"},
 			&cli.StringFlag{Name: "out", Value: "out", Usage: "output directory"},
@@ -145,7 +146,7 @@ func run(c *cli.Context) error {
 	if j := c.Int("j"); j < 1 {
 		return fmt.Errorf("-j %d: want at least 1 worker", j)
 	}
-	if err := catalog.CheckMode(c.String("mode")); err != nil {
+	if err := policy.CheckMode(c.String("mode")); err != nil {
 		return fmt.Errorf("--%w", err)
 	}
 	if err := experiment.CheckTable(c.String("table")); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	xcli "github.com/schedlab/schedlab/cmd/internal/cli"
+	_ "github.com/schedlab/schedlab/model/catalog" // the machine families (policy.RegisterFamily)
 )
 
 func main() {

@@ -1,6 +1,7 @@
 // Package catalog is schedlab's name → constructor registry: it gathers the
-// allocators and schedulers of every policy family (model/flat, model/sched,
-// model/backfill, and later the mesh and hypercube families) and turns the
+// allocators and schedulers of every machine family (policy.Families:
+// model/flat, model/mesh, model/cube, model/malleable) and of the
+// scheduling families (model/sched, model/backfill), and turns the
 // command line's policy specs ("mq:q=32,order=down") into (allocator,
 // scheduler) pairs that can build fresh instances for each run.
 //
@@ -15,86 +16,40 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/model/backfill"
-	"github.com/schedlab/schedlab/model/cube"
-	"github.com/schedlab/schedlab/model/flat"
-	"github.com/schedlab/schedlab/model/malleable"
-	"github.com/schedlab/schedlab/model/mesh"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/sched"
+
+	// The machine families, registered (policy.RegisterFamily) with
+	// their allocators and schedulers.
+	_ "github.com/schedlab/schedlab/model/cube"
+	_ "github.com/schedlab/schedlab/model/flat"
+	_ "github.com/schedlab/schedlab/model/malleable"
+	_ "github.com/schedlab/schedlab/model/mesh"
 )
 
-// Allocators returns every allocator, by machine family.
+// Allocators returns every allocator, by machine family (in the
+// families' listing order, policy.Families).
 func Allocators() []policy.AllocatorSpec {
-	return append(append(flat.Allocators(), mesh.Allocators()...), cube.Allocators()...)
-}
-
-// Schedulers returns every scheduler: the scheduling family, then
-// backfilling.
-func Schedulers() []policy.SchedulerSpec {
-	return append(sched.Schedulers(), backfill.Schedulers()...)
-}
-
-// Replay modes: rigid jobs (the default), or malleable jobs whose
-// fractional allocations a policy repartitions at every arrival and
-// departure (model/malleable). Each mode has its own policies: the
-// malleable ones are never among the rigid default pairs, and the other
-// way round.
-const (
-	ModeRigid     = "rigid"
-	ModeMalleable = "malleable"
-)
-
-// CheckMode returns an error unless mode is "" (rigid), rigid or malleable.
-func CheckMode(mode string) error {
-	if mode != "" && mode != ModeRigid && mode != ModeMalleable {
-		return fmt.Errorf("mode %q: want %s or %s", mode, ModeRigid, ModeMalleable)
-	}
-	return nil
-}
-
-// MalleableAllocators returns the malleable mode's allocator (share: its
-// pairs' alloc column reads "share").
-func MalleableAllocators() []policy.AllocatorSpec { return malleable.Allocators() }
-
-// MalleableSchedulers returns the malleable mode's policies.
-func MalleableSchedulers() []policy.SchedulerSpec { return malleable.Schedulers() }
-
-// AllocatorIn returns the allocator named name in mode.
-func AllocatorIn(mode, name string) (policy.AllocatorSpec, error) {
-	if mode == ModeMalleable {
-		return find(malleableAllocators, name)
-	}
-	return Allocator(name)
-}
-
-// SchedulerIn returns the scheduler named name in mode.
-func SchedulerIn(mode, name string) (policy.SchedulerSpec, error) {
-	if mode == ModeMalleable {
-		return find(malleableSchedulers, name)
-	}
-	return Scheduler(name)
-}
-
-// PairsIn is Pairs in mode: the rigid registry, or the malleable one
-// (allocator share, the malleable policies).
-func PairsIn(mode string, m policy.Machine, allocs, scheds []string) ([]Pair, error) {
-	if err := CheckMode(mode); err != nil {
-		return nil, err
-	}
-	if mode == ModeMalleable {
-		if m.Kind != policy.Flat {
-			return nil, fmt.Errorf("machine %s: malleable mode runs on flat machines only (flat:P; Guha 1995's processors are interchangeable)", m)
+	var out []policy.AllocatorSpec
+	for _, f := range policy.Families() {
+		if f.Allocators != nil {
+			out = append(out, f.Allocators()...)
 		}
-		return pairs(malleableAllocators, malleableSchedulers, m, allocs, scheds)
 	}
-	return Pairs(m, allocs, scheds)
+	return out
 }
 
-// MachineKinds documents the machine kinds, for `replay list`.
-var MachineKinds = []struct{ Kind, Syntax, Doc string }{
-	{policy.Flat, "flat:N", "N interchangeable processors"},
-	{policy.Mesh, "mesh:WxH", "a W×H two-dimensional mesh"},
-	{policy.Cube, "cube:n", "a hypercube of 2^n nodes"},
+// Schedulers returns every scheduler: the scheduling family, backfilling,
+// then the schedulers of machine families that have their own (the
+// malleable policies).
+func Schedulers() []policy.SchedulerSpec {
+	out := append(sched.Schedulers(), backfill.Schedulers()...)
+	for _, f := range policy.Families() {
+		if f.Schedulers != nil {
+			out = append(out, f.Schedulers()...)
+		}
+	}
+	return out
 }
 
 // Allocator returns the allocator named name.
@@ -194,16 +149,6 @@ var schedulers = registry[policy.SchedulerSpec]{
 	},
 }
 
-// The malleable mode's registries.
-var (
-	malleableAllocators = registry[policy.AllocatorSpec]{
-		what: "malleable-mode allocator", all: MalleableAllocators, info: allocators.info, try: allocators.try, offered: allocators.offered,
-	}
-	malleableSchedulers = registry[policy.SchedulerSpec]{
-		what: "malleable-mode scheduler", all: MalleableSchedulers, info: schedulers.info, try: schedulers.try,
-	}
-)
-
 // find returns the spec named name.
 func find[S any](r registry[S], name string) (S, error) {
 	var names []string
@@ -233,7 +178,7 @@ func choose[S any](r registry[S], m policy.Machine, strs []string) ([]choice[S],
 	var cs []choice[S]
 	if strs == nil {
 		for _, s := range r.all() {
-			if name, kinds := r.info(s); policy.Supports(kinds, m.Kind) && (r.offered == nil || r.offered(s, m) == nil) {
+			if name, kinds := r.info(s); policy.Fits(kinds, m.Kind) && (r.offered == nil || r.offered(s, m) == nil) {
 				cs = append(cs, choice[S]{name, s, policy.Params{}})
 			}
 		}
@@ -248,7 +193,7 @@ func choose[S any](r registry[S], m policy.Machine, strs []string) ([]choice[S],
 		if err != nil {
 			return nil, err
 		}
-		if _, kinds := r.info(s); !policy.Supports(kinds, m.Kind) {
+		if _, kinds := r.info(s); !policy.Fits(kinds, m.Kind) {
 			return nil, fmt.Errorf("%s %s does not support machine %s (kinds: %s)", r.what, name, m, strings.Join(kinds, ", "))
 		}
 		if r.offered != nil {
@@ -276,15 +221,11 @@ func choose[S any](r registry[S], m policy.Machine, strs []string) ([]choice[S],
 // that does not support m, an unknown name or an unknown or invalid
 // parameter is an error. Duplicate specs (same canonical name) count once.
 func Pairs(m policy.Machine, allocs, scheds []string) ([]Pair, error) {
-	return pairs(allocators, schedulers, m, allocs, scheds)
-}
-
-func pairs(ar registry[policy.AllocatorSpec], sr registry[policy.SchedulerSpec], m policy.Machine, allocs, scheds []string) ([]Pair, error) {
-	as, err := choose(ar, m, allocs)
+	as, err := choose(allocators, m, allocs)
 	if err != nil {
 		return nil, err
 	}
-	ss, err := choose(sr, m, scheds)
+	ss, err := choose(schedulers, m, scheds)
 	if err != nil {
 		return nil, err
 	}
@@ -307,15 +248,14 @@ func pairs(ar registry[policy.AllocatorSpec], sr registry[policy.SchedulerSpec],
 // parameters, defaults and supported machine kinds (for `replay list`).
 func List() []string {
 	var out []string
-	for _, k := range MachineKinds {
-		// A machine kind with no allocator cannot run anything: it is not
-		// listed until its family lands.
+	for _, f := range policy.Families() {
+		// A machine kind with no allocator cannot run anything.
 		has := false
 		for _, a := range Allocators() {
-			has = has || policy.Supports(a.Kinds, k.Kind)
+			has = has || policy.Supports(a.Kinds, f.Kind)
 		}
 		if has {
-			out = append(out, fmt.Sprintf("machine    %-14s %s", k.Syntax, k.Doc))
+			out = append(out, fmt.Sprintf("machine    %-14s %s", f.Syntax, f.Doc))
 		}
 	}
 	kinds := func(k []string) string {
@@ -341,12 +281,6 @@ func List() []string {
 	}
 	for _, s := range Schedulers() {
 		out = append(out, fmt.Sprintf("scheduler  %-14s [%s] %s%s", s.Name, kinds(s.Kinds), s.Doc, params(s.Params)))
-	}
-	for _, s := range MalleableAllocators() {
-		out = append(out, fmt.Sprintf("allocator  %-14s [%s; --mode malleable] %s%s", s.Name, kinds(s.Kinds), s.Doc, params(s.Params)))
-	}
-	for _, s := range MalleableSchedulers() {
-		out = append(out, fmt.Sprintf("scheduler  %-14s [%s; --mode malleable] %s%s", s.Name, kinds(s.Kinds), s.Doc, params(s.Params)))
 	}
 	return out
 }

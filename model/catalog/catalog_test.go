@@ -21,7 +21,7 @@ func TestNamesAreTheContract(t *testing.T) {
 	for _, s := range Schedulers() {
 		got = append(got, s.Name)
 	}
-	want := "fcfs sjf smallest largest ssd if sa mq scan static lazy prio-res pcw easy conservative"
+	want := "fcfs sjf smallest largest ssd if sa mq scan static lazy prio-res pcw easy conservative eq alpha lrwf mrwf wk we wf"
 	if g := strings.Join(got, " "); g != want {
 		t.Errorf("schedulers %q, want %q", g, want)
 	}
@@ -96,11 +96,11 @@ func TestErrors(t *testing.T) {
 func TestList(t *testing.T) {
 	l := List()
 	// Every machine kind has allocators, so every one is listed.
-	if len(l) != 3+len(Allocators())+len(Schedulers())+len(MalleableAllocators())+len(MalleableSchedulers()) {
+	if len(l) != 4+len(Allocators())+len(Schedulers()) {
 		t.Errorf("%d lines", len(l))
 	}
 	joined := strings.Join(l, "\n")
-	for _, w := range []string{"machine    flat:N", "machine    mesh:WxH", "machine    cube:n", "allocator  buddy", "allocator  count", "allocator  bdi", "scheduler  easy", "wtl=", "scheduler  wf             [flat; --mode malleable]"} {
+	for _, w := range []string{"machine    flat:N", "machine    mesh:WxH", "machine    cube:n", "allocator  buddy", "allocator  count", "allocator  bdi", "scheduler  easy", "wtl=", "machine    malleable:P", "scheduler  wf             [malleable]"} {
 		if !strings.Contains(joined, w) {
 			t.Errorf("list lacks %q:\n%s", w, joined)
 		}

@@ -191,7 +191,7 @@ type runKeys struct {
 func keysOf(o *output) runKeys {
 	p := o.tk.tr
 	str := func(s string) parquet.Value { return parquet.ByteArrayValue([]byte(s)) }
-	return runKeys{str(p.t.Name), str(p.m.String()), str(o.tk.pair.Alloc), str(o.tk.pair.Sched),
+	return runKeys{str(p.t.Name), str(p.rec), str(o.tk.pair.Alloc), str(o.tk.pair.Sched),
 		parquet.Int64Value(int64(p.t.Provenance.Rep)), str(o.summary.Comm)}
 }
 

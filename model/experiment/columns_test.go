@@ -79,7 +79,7 @@ func TestColumnsAreTheRows(t *testing.T) {
 	dir := t.TempDir()
 	opt := Options{Out: dir, Placement: true, Check: true, BsldTau: 10, Workers: 1}
 	jobs, _ := engine.Jobs(tr, m, engine.EstimatesRequested)
-	p := &prepared{t: tr, m: m, jobs: jobs, n: len(jobs), left: 2, records: len(tr.Jobs)}
+	p := &prepared{t: tr, m: m, rec: m.String(), jobs: jobs, n: len(jobs), left: 2, records: len(tr.Jobs)}
 	s, err := newSink(opt, []*prepared{p})
 	if err != nil {
 		t.Fatal(err)

@@ -71,7 +71,11 @@ func RunDataset(groups []Group, ds Dataset, opt Options) error {
 		if len(g.Pairs) == 0 {
 			continue
 		}
-		p := &prepared{name: g.Name, m: g.Machine, left: len(g.Pairs), load: g.Load, release: g.Release, opt: &opt, comm: g.Comm}
+		m, err := policy.InMode(g.Machine, opt.Mode)
+		if err != nil {
+			return fmt.Errorf("trace %s: %w", g.Name, err)
+		}
+		p := &prepared{name: g.Name, m: m, rec: recorded(m), left: len(g.Pairs), load: g.Load, release: g.Release, opt: &opt, comm: g.Comm}
 		for _, pr := range g.Pairs {
 			tasks = append(tasks, task{p, pr})
 		}
@@ -85,7 +89,7 @@ func RunDataset(groups []Group, ds Dataset, opt Options) error {
 	for i := range groups {
 		g := &groups[i]
 		for _, pr := range g.Pairs {
-			k := schema.CellKey{Sweep: ds.Sweep, Machine: g.Machine.String(), Alloc: pr.Alloc, Sched: pr.Sched, Trace: g.Name, Rep: int64(g.Rep)}
+			k := schema.CellKey{Sweep: ds.Sweep, Machine: recorded(g.Machine), Alloc: pr.Alloc, Sched: pr.Sched, Trace: g.Name, Rep: int64(g.Rep)}
 			if ds.CommPartition {
 				k.Comm = commOf[i]
 			}
@@ -136,7 +140,7 @@ type cellWriter struct {
 
 func (w *cellWriter) key(o *output) schema.CellKey {
 	p := o.tk.tr
-	k := schema.CellKey{Sweep: w.sweep, Machine: p.m.String(), Alloc: o.tk.pair.Alloc, Sched: o.tk.pair.Sched,
+	k := schema.CellKey{Sweep: w.sweep, Machine: p.rec, Alloc: o.tk.pair.Alloc, Sched: o.tk.pair.Sched,
 		Trace: p.t.Name, Rep: int64(p.t.Provenance.Rep)}
 	if w.commPart {
 		k.Comm = o.summary.Comm

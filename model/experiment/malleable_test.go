@@ -63,7 +63,7 @@ func TestMalleableMode(t *testing.T) {
 		t.Errorf("capped eq: response %g (want (4 + 1)/2), capped %g (1), utilization %g (5/8)", r.MeanResponse, r.CappedShare, r.Utilization)
 	}
 	// Rigid mode ignores the malleable columns and never offers eq.
-	if _, err := Run([]*trace.Trace{twoJobs(-1)}, Options{Scheds: []string{"eq"}}); err == nil || !strings.Contains(err.Error(), `unknown scheduler "eq"`) {
+	if _, err := Run([]*trace.Trace{twoJobs(-1)}, Options{Scheds: []string{"eq"}}); err == nil || !strings.Contains(err.Error(), `scheduler eq does not support machine flat:2 (kinds: malleable)`) {
 		t.Errorf("rigid mode with eq: %v", err)
 	}
 }

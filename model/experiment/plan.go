@@ -46,14 +46,12 @@ package experiment
 import (
 	"fmt"
 	"math"
-	"math/bits"
 	"runtime"
 	"sort"
 	"sync"
 
 	"github.com/schedlab/schedlab/model/catalog"
 	"github.com/schedlab/schedlab/model/engine"
-	"github.com/schedlab/schedlab/model/malleable"
 	"github.com/schedlab/schedlab/model/mesh"
 	"github.com/schedlab/schedlab/model/network"
 	"github.com/schedlab/schedlab/model/policy"
@@ -77,7 +75,7 @@ type Options struct {
 	NoSeries         bool     // do not record or write series.parquet
 	NoJobs           bool     // RunDataset: write no jobs table (the summary and series only)
 	Shape            string   // mesh machines: the shaping rule of jobs that give only a processor count (mesh.Shapes; "" → square)
-	Mode             string   // "rigid" (default when "") or "malleable" (catalog.ModeMalleable: model/malleable's policies, the share allocator)
+	Mode             string   // "rigid" (default when "") or a family's mode: "malleable" replays flat:P as malleable:P (policy.InMode)
 	Comm             string   // communication model on mesh machines (model/network.Parse: off, analytic, wormhole:ts=3,plen=8,msgs=5); "" → off
 	Placement        bool     // record placements in jobs.parquet (O(pieces) per job; the count allocator scatters jobs in many pieces)
 	Out              string   // output directory; "" → write nothing
@@ -115,8 +113,9 @@ type prepared struct {
 	name     string // the trace's name, known before it is loaded
 	t        *trace.Trace
 	m        policy.Machine
-	n        int // replayed jobs
-	records  int // jobs in the trace
+	rec      string // m as the results record it (policy.Recorded: malleable:P is flat:P)
+	n        int    // replayed jobs
+	records  int    // jobs in the trace
 	rejected int
 	partial  int
 
@@ -133,23 +132,27 @@ type prepared struct {
 	err     error
 }
 
-// prepare converts t into engine jobs on p's machine, dropping partial
-// records unless opt.KeepPartial. In malleable mode a job's processor
-// count is no constraint (none is rejected for exceeding the machine), and
-// every job must have a work and an efficiency (malleable.Prepare): the
-// error names the file.
+// prepare converts t into engine jobs on p's machine as its family
+// (policy.Family) has them: a job larger than the family's bound is
+// rejected, the family's conversion makes the requests (a mesh shape, a
+// subcube), partial records are dropped unless opt.KeepPartial, and the
+// family checks the jobs left (malleable jobs need a work and an
+// efficiency): its error names the file.
 func (p *prepared) prepare(t *trace.Trace, opt *Options) error {
+	f, ok := policy.FamilyOf(p.m.Kind)
+	if !ok {
+		return fmt.Errorf("%s: machine %s: no such machine family", where(t), p.m)
+	}
 	m := p.m
-	if opt.Mode == catalog.ModeMalleable {
-		m.Procs = math.MaxInt32
+	if f.MaxJob != nil {
+		m.Procs = f.MaxJob(p.m)
 	}
 	jobs, rej := engine.Jobs(t, m, opt.Estimates)
 	p.t, p.name, p.rejected = t, t.Name, len(rej)
-	switch p.m.Kind {
-	case policy.Mesh:
-		jobs = p.shape(jobs, opt.Shape)
-	case policy.Cube:
-		subcubes(jobs)
+	if f.Jobs != nil {
+		var n int
+		jobs, n = f.Jobs(p.m, jobs, policy.JobOptions{Shape: opt.Shape})
+		p.rejected += n
 	}
 	if !opt.KeepPartial {
 		w := 0
@@ -164,44 +167,12 @@ func (p *prepared) prepare(t *trace.Trace, opt *Options) error {
 		jobs = jobs[:w]
 	}
 	p.jobs, p.n, p.records = jobs, len(jobs), len(t.Jobs)
-	if opt.Mode == catalog.ModeMalleable {
-		if err := malleable.Prepare(jobs, p.m.Procs); err != nil {
+	if f.Check != nil {
+		if err := f.Check(p.m, jobs); err != nil {
 			return fmt.Errorf("%s: %w", where(t), err)
 		}
 	}
 	return nil
-}
-
-// shape gives every job of a mesh run that has no w×h request (a real
-// log's processor count) the shape of the rule; a job with no shape that
-// fits the mesh is rejected (counted in rejected).
-func (p *prepared) shape(jobs []policy.Job, rule string) []policy.Job {
-	w := 0
-	for _, j := range jobs {
-		if j.Width <= 0 || j.Height <= 0 {
-			sw, sh, ok := mesh.Shape(j.Procs, p.m.Width, p.m.Height, rule)
-			if !ok {
-				p.rejected++
-				continue
-			}
-			j.Width, j.Height = sw, sh
-		}
-		jobs[w] = j
-		w++
-	}
-	return jobs[:w]
-}
-
-// subcubes gives every job of a hypercube run the request of its subcube:
-// 2^k nodes, 2^k ≥ Procs, written as a 2^k×1 shape so that Job.Need is
-// 2^k (the external-fragmentation test asks for the whole subcube; the
-// rounding up is internal fragmentation). Jobs larger than the machine
-// are already rejected by engine.Jobs.
-func subcubes(jobs []policy.Job) {
-	for i := range jobs {
-		j := &jobs[i]
-		j.Width, j.Height = 1<<bits.Len(uint(max(j.Procs, 1)-1)), 1
-	}
 }
 
 // take returns the jobs for one run: a copy, except for the last run of the
@@ -240,6 +211,12 @@ func (p *prepared) take() ([]policy.Job, error) {
 // MachineFor returns the machine a trace is replayed on: override when not
 // empty, else the trace's machine hint, else flat:MaxProcs from its header.
 func MachineFor(t *trace.Trace, override string) (policy.Machine, error) {
+	return machineIn(t, override, "")
+}
+
+// machineIn is MachineFor in replay mode mode (policy.InMode: flat:P in
+// mode malleable is malleable:P).
+func machineIn(t *trace.Trace, override, mode string) (policy.Machine, error) {
 	s := override
 	if s == "" {
 		s = t.Machine
@@ -252,10 +229,19 @@ func MachineFor(t *trace.Trace, override string) (policy.Machine, error) {
 		s = fmt.Sprintf("flat:%d", n)
 	}
 	m, err := policy.ParseMachine(s)
+	if err == nil {
+		m, err = policy.InMode(m, mode)
+	}
 	if err != nil {
 		return policy.Machine{}, fmt.Errorf("trace %s: %w", t.Name, err)
 	}
 	return m, nil
+}
+
+// recorded is machine m as the results record it (policy.Recorded).
+func recorded(m policy.Machine) string {
+	s, _ := policy.Recorded(m)
+	return s
 }
 
 // where names a trace's file for messages.
@@ -289,7 +275,7 @@ func (opt *Options) validate() error {
 	if opt.Shape == "" {
 		opt.Shape = mesh.ShapeSquare
 	}
-	if err := catalog.CheckMode(opt.Mode); err != nil {
+	if err := policy.CheckMode(opt.Mode); err != nil {
 		return err
 	}
 	if err := mesh.CheckShape(opt.Shape); err != nil {
@@ -329,15 +315,15 @@ func plan(traces []*trace.Trace, opt Options) ([]task, []*prepared, error) {
 	var tasks []task
 	var preps []*prepared
 	for _, t := range traces {
-		m, err := MachineFor(t, opt.Machine)
+		m, err := machineIn(t, opt.Machine, opt.Mode)
 		if err != nil {
 			return nil, nil, err
 		}
-		pairs, err := catalog.PairsIn(opt.Mode, m, opt.Allocs, opt.Scheds)
+		pairs, err := catalog.Pairs(m, opt.Allocs, opt.Scheds)
 		if err != nil {
 			return nil, nil, fmt.Errorf("trace %s: %w", t.Name, err)
 		}
-		p := &prepared{m: m, left: len(pairs)}
+		p := &prepared{m: m, rec: recorded(m), left: len(pairs)}
 		if err := p.prepare(t, &opt); err != nil {
 			return nil, nil, err
 		}

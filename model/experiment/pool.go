@@ -137,21 +137,23 @@ func runTask(tk task, opt Options) (result *output) {
 	if err != nil {
 		return fail(err)
 	}
+	fam, _ := policy.FamilyOf(p.m.Kind)
 	var model network.Model
 	if comm.Mode != network.Off {
-		if p.m.Kind != policy.Mesh {
+		if fam.Network == nil {
 			return fail(fmt.Errorf("--comm %s needs a mesh machine", comm))
 		}
-		if model, err = network.New(comm, p.m.Width, p.m.Height); err != nil {
+		w, h := fam.Network(p.m)
+		if model, err = network.New(comm, w, h); err != nil {
 			return fail(err)
 		}
 	}
-	// Mesh and hypercube placements are recorded for the dispersion and
-	// pieces columns (whatever the output options: the summary must not
-	// depend on them), and dropped afterwards unless the jobs table wants
-	// them.
+	// The placements of families that ask for them (meshes, hypercubes)
+	// are recorded for the dispersion and pieces columns (whatever the
+	// output options: the summary must not depend on them), and dropped
+	// afterwards unless the jobs table wants them.
 	keep := opt.Out != "" && opt.Placement
-	eopt := engine.Options{Check: opt.Check, Series: !opt.NoSeries, Placement: keep || p.m.Kind == policy.Mesh || p.m.Kind == policy.Cube, Until: opt.Until}
+	eopt := engine.Options{Check: opt.Check, Series: !opt.NoSeries, Placement: keep || fam.Placements, Until: opt.Until}
 	if model != nil {
 		eopt.Progress = model
 	}
@@ -159,13 +161,15 @@ func runTask(tk task, opt Options) (result *output) {
 	if err != nil {
 		return fail(err)
 	}
-	o := &output{tk: tk, summary: summarize(tk, res, opt, model, comm.Plen)}
+	o := &output{tk: tk, summary: summarize(tk, res, opt, model, comm.Plen, fam.Dispersion)}
 	o.summary.Comm = comm.String()
 	if !keep {
 		res.Pieces = nil
 	}
-	if c, ok := s.(interface{ CappedShare() float64 }); ok {
-		o.summary.CappedShare = c.CappedShare() // malleable mode (model/malleable)
+	if fam.Summary != nil {
+		if err := setColumns(&o.summary, fam.Summary(s)); err != nil {
+			return fail(err)
+		}
 	}
 	if opt.Out != "" {
 		o.res = res

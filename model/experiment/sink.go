@@ -15,8 +15,8 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/schedlab/schedlab/model/catalog"
 	"github.com/schedlab/schedlab/model/network"
+	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/schema"
 	"github.com/schedlab/schedlab/trace"
 )
@@ -199,12 +199,13 @@ func metaOf(opt Options, preps []*prepared) schema.Meta {
 	if opt.Until > 0 {
 		filters = append(filters, fmt.Sprintf("until=%g", opt.Until))
 	}
-	o := schema.Options{Machine: opt.Machine, Allocs: opt.Allocs, Scheds: opt.Scheds, Estimates: opt.Estimates,
+	mode := modeMeta(opt, preps)
+	o := schema.Options{Machine: machineMeta(opt.Machine), Allocs: opt.Allocs, Scheds: opt.Scheds, Estimates: opt.Estimates,
 		BsldTau: opt.BsldTau, Warmup: opt.Warmup, UntilLastArrival: opt.UntilLastArrival, Check: opt.Check,
-		Filters: filters, Placement: opt.Placement, Shape: opt.Shape, Until: opt.Until, Mode: modeMeta(opt.Mode), Comm: commMeta(opt.Comm)}
+		Filters: filters, Placement: opt.Placement, Shape: opt.Shape, Until: opt.Until, Mode: mode, Comm: commMeta(opt.Comm)}
 	if opt.MetaOptions != nil {
 		o = *opt.MetaOptions
-		o.Filters, o.Shape, o.Until, o.Mode, o.Comm = filters, opt.Shape, opt.Until, modeMeta(opt.Mode), commMeta(opt.Comm)
+		o.Filters, o.Shape, o.Until, o.Mode, o.Comm = filters, opt.Shape, opt.Until, mode, commMeta(opt.Comm)
 	}
 	var ts []schema.TraceInfo
 	for _, p := range preps {
@@ -214,7 +215,7 @@ func metaOf(opt Options, preps []*prepared) schema.Meta {
 			params = json.RawMessage(schema.JSON(pv.Params))
 		}
 		ts = append(ts, schema.TraceInfo{Name: p.t.Name, Source: pv.Source, Generator: pv.Generator, Params: params,
-			Seed: pv.Seed, Load: pv.Load, Rep: int64(pv.Rep), Machine: p.m.String(), Jobs: int64(p.records)})
+			Seed: pv.Seed, Load: pv.Load, Rep: int64(pv.Rep), Machine: p.rec, Jobs: int64(p.records)})
 	}
 	version := opt.Version
 	if version == "" {
@@ -308,13 +309,32 @@ func (s *sink) abort() {
 	}
 }
 
-// modeMeta is what the options metadata records of a mode: "malleable",
-// nothing for rigid (files of rigid runs are as before modes existed).
-func modeMeta(mode string) string {
-	if mode == catalog.ModeMalleable {
-		return mode
+// modeMeta is what the options metadata records of the replay mode: the
+// mode given, else that of the machines' family (policy.Recorded:
+// malleable:P runs in mode "malleable"); nothing for rigid runs (files of
+// rigid runs are as before modes existed).
+func modeMeta(opt Options, preps []*prepared) string {
+	if opt.Mode != "" && opt.Mode != policy.ModeRigid {
+		return opt.Mode
+	}
+	for _, p := range preps {
+		if _, mode := policy.Recorded(p.m); mode != "" {
+			return mode
+		}
 	}
 	return ""
+}
+
+// machineMeta is what the options metadata records of the machine option:
+// as given, but a machine whose family records it as another
+// (malleable:P as flat:P, policy.Recorded) as that one.
+func machineMeta(s string) string {
+	if m, err := policy.ParseMachine(s); err == nil {
+		if rec, mode := policy.Recorded(m); mode != "" {
+			return rec
+		}
+	}
+	return s
 }
 
 // commMeta is the communication model as the metadata records it: its

@@ -1,11 +1,16 @@
 package experiment
 
 import (
+	"fmt"
 	"math"
+	"reflect"
+	"sort"
+	"strings"
 
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/metrics"
 	"github.com/schedlab/schedlab/model/network"
+	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/schema"
 )
 
@@ -13,11 +18,12 @@ import (
 // the engine rejected (never started) are not counted and add to
 // `rejected`.
 //
-// On a mesh the dispersion and pieces columns come from the recorded
-// placements of the counted jobs; under a communication model (model,
+// On a machine with a topology (dispersion, its family's Dispersion, not nil)
+// the dispersion and pieces columns come from the recorded placements of
+// the counted jobs; under a communication model (model,
 // nil when off; packets of plen flits) the communication columns from
 // its per-job statistics.
-func summarize(tk task, res *engine.Result, opt Options, model network.Model, plen int) schema.Summary {
+func summarize(tk task, res *engine.Result, opt Options, model network.Model, plen int, dispersion func([]policy.Piece) float64) schema.Summary {
 	p := tk.tr
 	t := p.t
 	jobs := res.Jobs
@@ -31,7 +37,7 @@ func summarize(tk task, res *engine.Result, opt Options, model network.Model, pl
 	classes := metrics.NewClassStats(metrics.SizeQuarters(p.m.Procs))
 	window := metrics.NoWindow()
 	waiting := 0
-	comm := metrics.NewCommTotals(plen, p.m.Kind)
+	comm := metrics.NewCommTotals(plen, dispersion)
 	var deadlines, missed int64 // counted jobs with a deadline, and missing it
 	if opt.Until > 0 {
 		w := metrics.NewWindow(opt.Until, p.m.Procs)
@@ -98,7 +104,7 @@ func summarize(tk task, res *engine.Result, opt Options, model network.Model, pl
 	disp, pieces, commTime, lat, block, hopFlits := comm.Stats()
 	sys := metrics.System(res.First, res.Last, res.BusyArea, res.QueueArea, p.m.Procs, js.N, js.MeanWait)
 	return schema.Summary{
-		Trace: t.Name, Machine: p.m.String(), Alloc: tk.pair.Alloc, Sched: tk.pair.Sched, Rep: int64(t.Provenance.Rep),
+		Trace: t.Name, Machine: p.rec, Alloc: tk.pair.Alloc, Sched: tk.pair.Sched, Rep: int64(t.Provenance.Rep),
 		Jobs: js.N, Rejected: int64(p.rejected + len(res.Rejected)),
 		MeanResponse: js.MeanResponse, SDResponse: js.SDResponse, MeanWait: js.MeanWait,
 		MeanSlowdown: js.MeanSlowdown, MeanBSLD: js.MeanBSLD,
@@ -117,4 +123,38 @@ func summarize(tk task, res *engine.Result, opt Options, model network.Model, pl
 		CappedShare: math.NaN(),
 		Dispersion:  disp, Pieces: pieces, CommTime: commTime, PktLatency: lat, PktBlocking: block, HopFlits: hopFlits,
 	}
+}
+
+// setColumns sets the summary's float columns named in cols (a family's
+// extra columns, policy.Family.Summary) by their Parquet names; a name
+// that is no float column of schema.Summary is an error.
+func setColumns(s *schema.Summary, cols map[string]float64) error {
+	v := reflect.ValueOf(s).Elem()
+	names := make([]string, 0, len(cols))
+	for name := range cols {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		i := summaryColumn(name)
+		if i < 0 {
+			return fmt.Errorf("machine family's summary column %q: not a float column of %s", name, schema.SummaryFile)
+		}
+		v.Field(i).SetFloat(cols[name])
+	}
+	return nil
+}
+
+// summaryColumn returns the index of schema.Summary's float64 field whose
+// Parquet name is name, or −1.
+func summaryColumn(name string) int {
+	t := reflect.TypeOf(schema.Summary{})
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("parquet"), ",")
+		if tag == name && f.Type.Kind() == reflect.Float64 {
+			return i
+		}
+	}
+	return -1
 }

@@ -24,7 +24,7 @@ func benchRun(b *testing.B, name string, p policy.Params, rho float64, perfect b
 	if err != nil {
 		b.Fatal(err)
 	}
-	m := policy.Machine{Kind: policy.Flat, Procs: 100}
+	m := policy.Machine{Kind: Kind, Procs: 100}
 	base, _ := engine.Jobs(tr, m, engine.EstimatesActual)
 	if err := Prepare(base, 100); err != nil {
 		b.Fatal(err)

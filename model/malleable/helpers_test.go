@@ -45,7 +45,7 @@ func schedulerSpec(t testing.TB, name string) policy.SchedulerSpec {
 // checking, after Prepare.
 func replay(t testing.TB, procs int, name string, p policy.Params, jobs []policy.Job) (*engine.Result, *Scheduler) {
 	t.Helper()
-	m := policy.Machine{Kind: policy.Flat, Procs: procs}
+	m := policy.Machine{Kind: Kind, Procs: procs}
 	if err := Prepare(jobs, procs); err != nil {
 		t.Fatal(err)
 	}

@@ -86,7 +86,7 @@ func TestProperties(t *testing.T) {
 				for seed := uint64(1); seed <= 3; seed++ {
 					ms := randomJobs(seed, 400, procs)
 					jobs := jobsOf(ms)
-					m := policy.Machine{Kind: policy.Flat, Procs: procs}
+					m := policy.Machine{Kind: Kind, Procs: procs}
 					if err := Prepare(jobs, procs); err != nil {
 						t.Fatal(err)
 					}

@@ -21,7 +21,7 @@ func thesisJobs(t testing.TB, rho, cv float64, n int, seed int64) []policy.Job {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := policy.Machine{Kind: policy.Flat, Procs: 100}
+	m := policy.Machine{Kind: Kind, Procs: 100}
 	jobs, rej := engine.Jobs(tr, m, engine.EstimatesActual)
 	if len(rej) > 0 {
 		t.Fatalf("%d jobs rejected: %v", len(rej), rej[0])
@@ -36,7 +36,7 @@ func thesisJobs(t testing.TB, rho, cv float64, n int, seed int64) []policy.Job {
 // the mean response of the jobs after the first warm.
 func meanResponse(t testing.TB, jobs []policy.Job, name string, p policy.Params, warm int) float64 {
 	t.Helper()
-	m := policy.Machine{Kind: policy.Flat, Procs: 100}
+	m := policy.Machine{Kind: Kind, Procs: 100}
 	s, err := schedulerSpec(t, name).New(m, p)
 	if err != nil {
 		t.Fatal(err)

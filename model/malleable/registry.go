@@ -3,6 +3,7 @@ package malleable
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/schedlab/schedlab/model/policy"
 )
@@ -11,12 +12,12 @@ import (
 // column of a malleable run's results reads "share".
 const AllocatorName = "share"
 
-// Allocators returns the malleable mode's one allocator.
+// Allocators returns the malleable family's one allocator.
 func Allocators() []policy.AllocatorSpec {
 	return []policy.AllocatorSpec{{
 		Name:  AllocatorName,
 		Doc:   "malleable mode: an active-list slot (at most P) holding a fractional share of the machine that the scheduler sets (Guha 1995 §3.4, §4.3)",
-		Kinds: []string{policy.Flat},
+		Kinds: []string{Kind},
 		New: func(m policy.Machine, p policy.Params) (policy.Allocator, error) {
 			if err := p.Check(); err != nil {
 				return nil, err
@@ -25,6 +26,13 @@ func Allocators() []policy.AllocatorSpec {
 		},
 	}}
 }
+
+// The Generalized Allocation policy's defaults (alpha with no
+// parameters): X = remaining work, α = −10, the thesis's LRWF proxy.
+const (
+	DefaultX     = XWork
+	DefaultAlpha = -10.0
+)
 
 var capParam = policy.Param{Name: "cap", Default: "true", Doc: "bound p_i by the job's N_i (max_parallelism; Guha 1995 §7.5); false ignores N_i"}
 
@@ -36,15 +44,15 @@ func Schedulers() []policy.SchedulerSpec {
 			func(p policy.Params) (rule, needs, error) { return eq{}, needs{}, nil }),
 		spec("alpha", "Generalized Allocation: p_i = P·X_i^α/ΣX_j^α, X = remaining work, Acc, Time or β (Brecht; Guha 1995 §4.3, §5, §6)",
 			[]policy.Param{
-				{Name: "x", Default: XWork, Doc: "X_i: work (remaining), acc (processor-time received), time (since arrival) or beta (β_i, the knee)"},
-				{Name: "a", Default: "-10", Doc: "α, any finite real (0: Equipartition; −10: the thesis's LRWF proxy)"},
+				{Name: "x", Default: DefaultX, Doc: "X_i: work (remaining), acc (processor-time received), time (since arrival) or beta (β_i, the knee)"},
+				{Name: "a", Default: strconv.FormatFloat(DefaultAlpha, 'g', -1, 64), Doc: "α, any finite real (0: Equipartition; −10: the thesis's LRWF proxy)"},
 			},
 			func(p policy.Params) (rule, needs, error) {
-				x, err := p.Choice("x", XWork, XWork, XAcc, XTime, XBeta)
+				x, err := p.Choice("x", DefaultX, XWork, XAcc, XTime, XBeta)
 				if err != nil {
 					return nil, needs{}, err
 				}
-				a, err := p.Float("a", -10)
+				a, err := p.Float("a", DefaultAlpha)
 				if err != nil {
 					return nil, needs{}, err
 				}
@@ -73,7 +81,7 @@ func spec(name, doc string, params []policy.Param, make func(policy.Params) (rul
 		known = append(known, p.Name)
 	}
 	return policy.SchedulerSpec{
-		Name: name, Doc: doc, Kinds: []string{policy.Flat}, Params: append(params, capParam),
+		Name: name, Doc: doc, Kinds: []string{Kind}, Params: append(params, capParam),
 		New: func(m policy.Machine, p policy.Params) (policy.Scheduler, error) {
 			s, err := build(m, p, make, known)
 			if err != nil {
@@ -89,8 +97,8 @@ func build(m policy.Machine, p policy.Params, make func(policy.Params) (rule, ne
 	if err := p.Check(known...); err != nil {
 		return nil, err
 	}
-	if m.Kind != policy.Flat {
-		return nil, fmt.Errorf("machine %s: the malleable mode runs on flat machines", m)
+	if m.Kind != Kind {
+		return nil, fmt.Errorf("machine %s: the malleable policies run on malleable machines (malleable:P)", m)
 	}
 	capOn, err := p.Choice("cap", "true", "true", "false")
 	if err != nil {

@@ -32,7 +32,6 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"math/bits"
 	"slices"
 
 	"github.com/schedlab/schedlab/model/policy"
@@ -246,18 +245,22 @@ func NodeRanges(m policy.Machine, ps []schema.Piece) ([]Range, error) {
 	if len(ps) == 0 {
 		return nil, nil
 	}
+	f, ok := policy.FamilyOf(m.Kind)
+	if !ok || f.Valid == nil {
+		return nil, fmt.Errorf("machine %s: no placements known on this kind", m)
+	}
 	out := make([]Range, 0, len(ps))
 	var nodes []int
 	for _, sp := range ps {
 		p := policy.Piece(sp)
-		if err := checkPiece(m, p); err != nil {
-			return nil, err
+		if !f.Valid(m, p) {
+			return nil, fmt.Errorf("piece {x=%d y=%d w=%d h=%d mask=%d} is not a placement on %s", p.X, p.Y, p.W, p.H, p.Mask, m)
 		}
-		if m.Kind == policy.Flat {
+		if f.Nodes == nil {
 			out = append(out, Range{int64(p.X), int64(p.X) + int64(p.W) - 1})
 			continue
 		}
-		nodes = p.AppendNodes(m, nodes)
+		nodes = f.Nodes(m, p, nodes)
 	}
 	if len(nodes) > 0 {
 		slices.Sort(nodes)
@@ -284,24 +287,6 @@ func NodeRanges(m policy.Machine, ps []schema.Piece) ([]Range, error) {
 		out[n] = r
 	}
 	return out[:n+1], nil
-}
-
-// checkPiece reports a piece that is malformed or lies outside machine m.
-func checkPiece(m policy.Machine, p policy.Piece) error {
-	bad := p.W < 1 || p.H < 1 || p.X < 0 || p.Y < 0
-	switch m.Kind {
-	case policy.Mesh:
-		bad = bad || p.Mask != 0 || int(p.X)+int(p.W) > m.Width || int(p.Y)+int(p.H) > m.Height
-	case policy.Cube:
-		bad = bad || p.Y != 0 || p.H != 1 || p.Mask < 0 || int(p.Mask) >= m.Procs || int(p.X) >= m.Procs ||
-			p.X&p.Mask != 0 || int(p.W) != 1<<bits.OnesCount32(uint32(p.Mask))
-	default:
-		bad = bad || p.Y != 0 || p.H != 1 || p.Mask != 0 || int(p.X)+int(p.W) > m.Procs
-	}
-	if bad {
-		return fmt.Errorf("piece {x=%d y=%d w=%d h=%d mask=%d} is not a placement on %s", p.X, p.Y, p.W, p.H, p.Mask, m)
-	}
-	return nil
 }
 
 // Dispersion is the number of maximal contiguous blocks an allocation is
@@ -464,22 +449,6 @@ var Comm = []Metric{
 	{"hop_flits", "hop-flits per job", "hop-flits", Dimensionless, true, "mean per job: Σ over its packets of hops × P_len (hop-bytes in flits)"},
 }
 
-// PlacementDispersion is the mean hop distance between two distinct nodes
-// of a placement on a machine of kind (policy.Machine.Kind): the
-// Manhattan distance on a mesh (MeshDispersion, XY routing's hops), the
-// Hamming distance on a hypercube (CubeDispersion, e-cube routing's
-// hops); NaN on a flat machine, which has no topology (its pieces are
-// ranges of node numbers, not places), and for fewer than two nodes.
-func PlacementDispersion(kind string, ps []policy.Piece) float64 {
-	switch kind {
-	case policy.Mesh:
-		return MeshDispersion(ps)
-	case policy.Cube:
-		return CubeDispersion(ps)
-	}
-	return math.NaN()
-}
-
 // CubeDispersion is the mean Hamming distance between two distinct nodes
 // of a hypercube placement (subcubes policy.Subcube: base X, free bits
 // Mask), in O(pieces × dimensions): per bit, the pairs that differ in it
@@ -560,24 +529,27 @@ type CommTotals struct {
 	comm, lat, block     float64
 	packets, hops, cjobs int64
 	plen                 int
-	kind                 string
+	dispersion           func([]policy.Piece) float64
 }
 
 // NewCommTotals returns an empty accumulator for packets of plen flits on
-// a machine of kind (policy.Machine.Kind).
-func NewCommTotals(plen int, kind string) *CommTotals { return &CommTotals{plen: plen, kind: kind} }
+// a machine whose placements' dispersion is dispersion (the family's:
+// MeshDispersion, CubeDispersion; nil on a machine with no topology).
+func NewCommTotals(plen int, dispersion func([]policy.Piece) float64) *CommTotals {
+	return &CommTotals{plen: plen, dispersion: dispersion}
+}
 
-// AddPlacement counts one job's placement on a mesh or hypercube: its
-// dispersion (PlacementDispersion; jobs of one processor left out) and
-// pieces. Placements on a flat machine are not counted: both are NaN
-// there.
+// AddPlacement counts one job's placement on a machine with a topology
+// (a mesh, a hypercube): its dispersion (jobs of one processor left out)
+// and pieces. Placements on a machine with no topology (flat) are not
+// counted: both are NaN there.
 func (c *CommTotals) AddPlacement(ps []policy.Piece) {
-	if len(ps) == 0 || (c.kind != policy.Mesh && c.kind != policy.Cube) {
+	if len(ps) == 0 || c.dispersion == nil {
 		return
 	}
 	c.jobs++
 	c.pieces += int64(len(ps))
-	if d := PlacementDispersion(c.kind, ps); !math.IsNaN(d) {
+	if d := c.dispersion(ps); !math.IsNaN(d) {
 		c.disp += d
 		c.dispN++
 	}

@@ -3,11 +3,9 @@ package metrics
 import (
 	"math"
 	"math/bits"
-	"slices"
 	"testing"
 
 	"github.com/schedlab/schedlab/model/policy"
-	"github.com/schedlab/schedlab/model/schema"
 )
 
 func TestBoundedSlowdown(t *testing.T) {
@@ -56,58 +54,6 @@ func TestFragmentation(t *testing.T) {
 	for _, c := range cases {
 		if got := Fragmentation(c.free); math.Abs(got-c.want) > 1e-12 {
 			t.Errorf("Fragmentation(%v) = %v, want %v", c.free, got, c.want)
-		}
-	}
-}
-
-func TestNodeRangesAndFreeBlocks(t *testing.T) {
-	flat16, _ := policy.ParseMachine("flat:16")
-	// Pieces in any order; touching ones merge: 0-7 is one block.
-	ps := []schema.Piece{schema.Piece(policy.Range(12, 2)), schema.Piece(policy.Range(4, 4)), schema.Piece(policy.Range(0, 4)), schema.Piece(policy.Range(10, 1))}
-	rs, err := NodeRanges(flat16, ps)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := []Range{{0, 7}, {10, 10}, {12, 13}}; !slices.Equal(rs, want) || rs[2].Size() != 2 {
-		t.Fatalf("got %v, want %v", rs, want)
-	}
-	if d := Dispersion(rs); d != 3 {
-		t.Errorf("dispersion %d", d)
-	}
-	if got := FreeBlocks(16, rs); len(got) != 3 || got[0] != 2 || got[1] != 1 || got[2] != 2 {
-		t.Errorf("free blocks %v", got) // 8-9, 11, 14-15
-	}
-	if rs, err := NodeRanges(flat16, nil); err != nil || rs != nil {
-		t.Error("empty placement")
-	}
-	// A 2×2 submesh at (1, 1) of a 4×4 mesh: nodes 5-6 and 9-10.
-	mesh, _ := policy.ParseMachine("mesh:4x4")
-	if rs, err := NodeRanges(mesh, []schema.Piece{schema.Piece(policy.Rect(1, 1, 2, 2))}); err != nil || !slices.Equal(rs, []Range{{5, 6}, {9, 10}}) {
-		t.Errorf("mesh: %v %v", rs, err)
-	}
-	// Subcubes {0b1000 | s} and {0b0100 | s}, s ⊆ 0b0011, of a 4-cube: 4-11.
-	cube, _ := policy.ParseMachine("cube:4")
-	if rs, err := NodeRanges(cube, []schema.Piece{schema.Piece(policy.Subcube(0b1000, 0b0011)), schema.Piece(policy.Subcube(0b0100, 0b0011))}); err != nil || !slices.Equal(rs, []Range{{4, 11}}) {
-		t.Errorf("cube: %v %v", rs, err)
-	}
-	// Subcube {0, 2, 8, 10} (mask 0b1010): four blocks.
-	if rs, err := NodeRanges(cube, []schema.Piece{schema.Piece(policy.Subcube(0, 0b1010))}); err != nil || Dispersion(rs) != 4 {
-		t.Errorf("scattered subcube: %v %v", rs, err)
-	}
-	for _, bad := range []struct {
-		m string
-		p schema.Piece
-	}{
-		{"flat:16", schema.Piece(policy.Range(10, 7))},
-		{"flat:16", schema.Piece(policy.Range(-1, 2))},
-		{"flat:16", schema.Piece{X: 1, W: 0, H: 1}},
-		{"mesh:4x4", schema.Piece(policy.Rect(3, 0, 2, 1))},
-		{"cube:4", schema.Piece{X: 1, W: 2, H: 1, Mask: 1}},
-		{"cube:4", schema.Piece(policy.Subcube(0, 0b10000))},
-	} {
-		m, _ := policy.ParseMachine(bad.m)
-		if _, err := NodeRanges(m, []schema.Piece{bad.p}); err == nil {
-			t.Errorf("%s: piece %+v accepted", bad.m, bad.p)
 		}
 	}
 }
@@ -173,8 +119,7 @@ func TestMeshDispersion(t *testing.T) {
 }
 
 // CubeDispersion from subcubes equals the pairwise mean Hamming distance
-// by brute force; PlacementDispersion picks the machine's distance, and a
-// flat machine has none.
+// by brute force.
 func TestCubeDispersion(t *testing.T) {
 	ps := []policy.Piece{policy.Subcube(0, 0b0011), policy.Subcube(0b1000, 0), policy.Subcube(0b10100, 0b1000000)}
 	var nodes []int
@@ -198,14 +143,8 @@ func TestCubeDispersion(t *testing.T) {
 	if got := CubeDispersion(ps); math.Abs(got-sum/pairs) > 1e-12 {
 		t.Errorf("CubeDispersion %g, brute force %g", got, sum/pairs)
 	}
-	if got := PlacementDispersion(policy.Cube, ps[:1]); got != 4.0/3 {
+	if got := CubeDispersion(ps[:1]); got != 4.0/3 {
 		t.Errorf("a 2-cube: %g, want 4/3 (4 pairs at 1 hop, 2 at 2)", got)
-	}
-	if got := PlacementDispersion(policy.Mesh, []policy.Piece{policy.Rect(0, 0, 2, 1)}); got != 1 {
-		t.Errorf("mesh: %g", got)
-	}
-	if got := PlacementDispersion(policy.Flat, []policy.Piece{{X: 0, W: 4, H: 1}, {X: 9, W: 2, H: 1}}); !math.IsNaN(got) {
-		t.Errorf("flat: %g, want NaN", got)
 	}
 	if !math.IsNaN(CubeDispersion([]policy.Piece{policy.Subcube(5, 0)})) {
 		t.Error("one node: want NaN")

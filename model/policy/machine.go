@@ -2,11 +2,11 @@ package policy
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 )
 
-// Machine kinds.
+// The kinds of the built-in machine families (registered by model/flat,
+// model/mesh and model/cube; model/malleable registers "malleable").
 const (
 	Flat = "flat" // N interchangeable processors
 	Mesh = "mesh" // a W×H two-dimensional mesh
@@ -14,54 +14,42 @@ const (
 )
 
 // Machine describes the simulated machine, as written "flat:128",
-// "mesh:32x32" or "cube:7".
+// "mesh:32x32", "cube:7" or "malleable:100". Its kind names the family
+// (see Family) that parses, prints and interprets it. Machines are
+// comparable values.
 type Machine struct {
-	Kind   string // Flat, Mesh or Cube
-	Procs  int    // number of processors
-	Width  int    // mesh columns (Mesh only)
-	Height int    // mesh rows (Mesh only)
-	Dim    int    // hypercube dimension (Cube only)
+	Kind   string // the family's kind: Flat, Mesh, Cube, ...
+	Procs  int    // number of processors (nodes)
+	Width  int    // mesh columns (meshes only)
+	Height int    // mesh rows (meshes only)
+	Dim    int    // hypercube dimension (hypercubes only)
 }
 
 // String returns the canonical spelling of m ("flat:128", "mesh:32x32",
-// "cube:7").
+// "cube:7"), as its family formats it; kind:Procs when the family is not
+// registered.
 func (m Machine) String() string {
-	switch m.Kind {
-	case Mesh:
-		return fmt.Sprintf("mesh:%dx%d", m.Width, m.Height)
-	case Cube:
-		return fmt.Sprintf("cube:%d", m.Dim)
+	if f := lookup(m.Kind); f != nil && f.Format != nil {
+		return m.Kind + ":" + f.Format(m)
 	}
-	return fmt.Sprintf("flat:%d", m.Procs)
+	return fmt.Sprintf("%s:%d", m.Kind, m.Procs)
 }
 
-// ParseMachine parses a machine description.
+// ParseMachine parses a machine description "kind:arg" with the parser of
+// the kind's family.
 func ParseMachine(s string) (Machine, error) {
 	kind, arg, ok := strings.Cut(strings.TrimSpace(s), ":")
 	if !ok {
-		return Machine{}, fmt.Errorf("machine %q: want flat:N, mesh:WxH or cube:n", s)
+		return Machine{}, fmt.Errorf("machine %q: want %s", s, syntaxes())
 	}
-	switch kind {
-	case Flat:
-		n, err := strconv.Atoi(arg)
-		if err != nil || n < 1 {
-			return Machine{}, fmt.Errorf("machine %q: processor count must be a positive integer", s)
-		}
-		return Machine{Kind: Flat, Procs: n}, nil
-	case Mesh:
-		ws, hs, ok := strings.Cut(arg, "x")
-		w, err1 := strconv.Atoi(ws)
-		h, err2 := strconv.Atoi(hs)
-		if !ok || err1 != nil || err2 != nil || w < 1 || h < 1 {
-			return Machine{}, fmt.Errorf("machine %q: mesh size must be WxH with positive integers", s)
-		}
-		return Machine{Kind: Mesh, Procs: w * h, Width: w, Height: h}, nil
-	case Cube:
-		n, err := strconv.Atoi(arg)
-		if err != nil || n < 0 || n > 30 {
-			return Machine{}, fmt.Errorf("machine %q: hypercube dimension must be an integer in 0..30", s)
-		}
-		return Machine{Kind: Cube, Procs: 1 << n, Dim: n}, nil
+	f := lookup(kind)
+	if f == nil {
+		return Machine{}, fmt.Errorf("machine %q: unknown kind %q (want %s)", s, kind, kindList())
 	}
-	return Machine{}, fmt.Errorf("machine %q: unknown kind %q (want flat, mesh or cube)", s, kind)
+	m, err := f.Parse(arg)
+	if err != nil {
+		return Machine{}, fmt.Errorf("machine %q: %w", s, err)
+	}
+	m.Kind = f.Kind
+	return m, nil
 }

@@ -7,40 +7,6 @@ import (
 	"unsafe"
 )
 
-func TestParseMachine(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want Machine
-		err  string
-	}{
-		{"flat:128", Machine{Kind: Flat, Procs: 128}, ""},
-		{" mesh:32x16 ", Machine{Kind: Mesh, Procs: 512, Width: 32, Height: 16}, ""},
-		{"cube:7", Machine{Kind: Cube, Procs: 128, Dim: 7}, ""},
-		{"cube:0", Machine{Kind: Cube, Procs: 1, Dim: 0}, ""},
-		{"flat:0", Machine{}, "positive integer"},
-		{"flat:-4", Machine{}, "positive integer"},
-		{"mesh:32", Machine{}, "WxH"},
-		{"mesh:0x4", Machine{}, "WxH"},
-		{"cube:31", Machine{}, "0..30"},
-		{"torus:4x4", Machine{}, `unknown kind "torus"`},
-		{"128", Machine{}, "want flat:N"},
-	} {
-		got, err := ParseMachine(tc.in)
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("ParseMachine(%q): error %v, want one containing %q", tc.in, err, tc.err)
-			}
-			continue
-		}
-		if err != nil || got != tc.want {
-			t.Errorf("ParseMachine(%q) = %+v, %v; want %+v", tc.in, got, err, tc.want)
-		}
-		if back, err := ParseMachine(got.String()); err != nil || back != got {
-			t.Errorf("%q does not round-trip through String: %q", tc.in, got.String())
-		}
-	}
-}
-
 func TestParseSpec(t *testing.T) {
 	name, p, err := ParseSpec("mq:q=32, order=down,by=procs")
 	if err != nil || name != "mq" || len(p) != 3 || p["order"] != "down" || p.String() != "by=procs,order=down,q=32" {

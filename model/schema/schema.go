@@ -148,7 +148,7 @@ type Summary struct {
 	CappedShare float64 `parquet:"capped_share" schema:"optional"`
 	// Placements and communication (model/metrics.CommTotals;
 	// Bani-Mohammad et al. 2006): over the counted jobs, the mean pairwise
-	// hop distance between a job's processors (metrics.PlacementDispersion:
+	// hop distance between a job's processors (its machine family's Dispersion:
 	// Manhattan on a mesh, Hamming on a hypercube) and the mean number of
 	// pieces (both NaN on a flat machine, which has no topology); under a communication model
 	// (replay --comm), the mean communication time per job, the mean

@@ -49,9 +49,9 @@ func TestMalleablePlan(t *testing.T) {
 	}
 	for _, tc := range []struct{ name, text, want string }{
 		{"bad mode", strings.Replace(malleablePlan, `mode = "malleable"`, `mode = "elastic"`, 1), `p.toml:10: replay.mode: mode "elastic": want rigid or malleable`},
-		{"rigid policy", strings.Replace(malleablePlan, `"eq", "lrwf"`, `"eq", "fcfs"`, 1), `p.toml:11: replay.scheds: "fcfs": unknown malleable-mode scheduler "fcfs"`},
-		{"malleable policy in rigid mode", strings.Replace(malleablePlan, `mode = "malleable"`, ``, 1), `p.toml:11: replay.scheds: "eq": unknown scheduler "eq"`},
-		{"rigid allocator", strings.Replace(malleablePlan, `mode = "malleable"`, "mode = \"malleable\"\nallocs = [\"count\"]", 1), `p.toml:11: replay.allocs: "count": unknown malleable-mode allocator "count" (known: share)`},
+		{"rigid policy", strings.Replace(malleablePlan, `"eq", "lrwf"`, `"eq", "fcfs"`, 1), `p.toml:11: replay.scheds: "fcfs": scheduler fcfs does not run in malleable mode`},
+		{"malleable policy in rigid mode", strings.Replace(malleablePlan, `mode = "malleable"`, ``, 1), `p.toml:11: replay.scheds: "eq": scheduler eq does not run in rigid mode (kinds: malleable)`},
+		{"rigid allocator", strings.Replace(malleablePlan, `mode = "malleable"`, "mode = \"malleable\"\nallocs = [\"count\"]", 1), `p.toml:11: replay.allocs: "count": allocator count does not run in malleable mode (kinds: flat)`},
 		{"rigid model", strings.Replace(basePlan, "allocs = [\"count\", \"contig\"]\nscheds = [\"fcfs\", \"easy\"]", "mode = \"malleable\"", 1), `p.toml:3: workload[1].model: "workload": its jobs have no work and efficiency`},
 	} {
 		_, err := decode(t, tc.text)
@@ -152,7 +152,7 @@ scheds = ["alpha:a=-1", "eq"]
 		t.Errorf("cells %s", g)
 	}
 	for _, tc := range []struct{ name, text, want string }{
-		{"unknown", strings.Replace(text, `"alpha:a=-1", "eq"`, `"fcfs"`, 1), `p.toml:19: workload[2].scheds: "fcfs": unknown malleable-mode scheduler`},
+		{"unknown", strings.Replace(text, `"alpha:a=-1", "eq"`, `"fcfs"`, 1), `p.toml:19: workload[2].scheds: "fcfs": scheduler fcfs does not run in malleable mode`},
 		{"empty", strings.Replace(text, `"alpha:a=-1", "eq"`, ``, 1), `p.toml:19: workload[2].scheds: an empty list`},
 	} {
 		_, err := decode(t, tc.text)

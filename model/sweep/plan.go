@@ -24,6 +24,7 @@ import (
 	"github.com/schedlab/schedlab/model/catalog"
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/experiment"
+	"github.com/schedlab/schedlab/model/malleable"
 	"github.com/schedlab/schedlab/model/mesh"
 	"github.com/schedlab/schedlab/model/network"
 	"github.com/schedlab/schedlab/model/policy"
@@ -312,7 +313,7 @@ func (f *File) Plan() (*Plan, error) {
 				p.comms = append(p.comms, c)
 			}
 		}
-		if m := f.Workloads[i].Model; f.Replay.Mode == catalog.ModeMalleable && (m == "workload" || m == "lublin") {
+		if m := f.Workloads[i].Model; f.Replay.Mode == malleable.Mode && (m == "workload" || m == "lublin") {
 			return nil, f.errAt("%q: its jobs have no work and efficiency: the malleable mode replays model \"malleable\" or trace files with those columns", []any{m}, f.wkey(i, "model")...)
 		}
 		units, err := f.expand(i)
@@ -359,7 +360,7 @@ func (f *File) Plan() (*Plan, error) {
 				return nil, err
 			}
 			for _, comm := range wcomms[u.w] {
-				if comm != network.Off && m.Kind != policy.Mesh {
+				if fam, _ := policy.FamilyOf(m.Kind); comm != network.Off && fam.Network == nil {
 					key := []string{"replay", "comm"}
 					if f.Workloads[u.w].Comm != nil {
 						key = f.wkey(u.w, "comm")
@@ -475,7 +476,7 @@ func (f *File) options(o *experiment.Options) error {
 	if err := mesh.CheckShape(shape); err != nil {
 		return f.errAt("%v", []any{err}, "replay", "shape")
 	}
-	if err := catalog.CheckMode(r.Mode); err != nil {
+	if err := policy.CheckMode(r.Mode); err != nil {
 		return f.errAt("%v", []any{err}, "replay", "mode")
 	}
 	comm, _ := r.Comm.(string) // a list: checked by Plan, a dimension of the cells
@@ -495,9 +496,15 @@ func (f *File) options(o *experiment.Options) error {
 			name, _, err := policy.ParseSpec(s)
 			if err == nil {
 				if l.key == "allocs" {
-					_, err = catalog.AllocatorIn(r.Mode, name)
+					var a policy.AllocatorSpec
+					if a, err = catalog.Allocator(name); err == nil {
+						err = inMode("allocator", name, a.Kinds, r.Mode)
+					}
 				} else {
-					_, err = catalog.SchedulerIn(r.Mode, name)
+					var sc policy.SchedulerSpec
+					if sc, err = catalog.Scheduler(name); err == nil {
+						err = inMode("scheduler", name, sc.Kinds, r.Mode)
+					}
 				}
 			}
 			if err != nil {
@@ -511,7 +518,7 @@ func (f *File) options(o *experiment.Options) error {
 		NoSeries: r.Series != nil && !*r.Series, Placement: r.Placement == nil || *r.Placement,
 		NoJobs: r.Jobs != nil && !*r.Jobs, Shape: shape, Mode: r.Mode, Comm: comm,
 	}
-	if o.Mode == catalog.ModeRigid {
+	if o.Mode == policy.ModeRigid {
 		o.Mode = "" // the default: recorded as before modes existed
 	}
 	return nil
@@ -523,6 +530,10 @@ func (f *File) options(o *experiment.Options) error {
 // is an error.
 func (f *File) pairs(m policy.Machine, wi int) ([]catalog.Pair, error) {
 	r := &f.Replay
+	m, err := policy.InMode(m, r.Mode)
+	if err != nil {
+		return nil, f.errAt("%v", []any{err}, "replay", "mode")
+	}
 	schedList, schedKey := r.Scheds, []string{"replay", "scheds"}
 	if ws := f.Workloads[wi].Scheds; ws != nil {
 		schedList, schedKey = ws, f.wkey(wi, "scheds")
@@ -541,12 +552,12 @@ func (f *File) pairs(m policy.Machine, wi int) ([]catalog.Pair, error) {
 		return out
 	}
 	allocs := keep(r.Allocs, func(n string) bool {
-		s, err := catalog.AllocatorIn(r.Mode, n)
-		return err == nil && policy.Supports(s.Kinds, m.Kind)
+		s, err := catalog.Allocator(n)
+		return err == nil && policy.Fits(s.Kinds, m.Kind)
 	})
 	scheds := keep(schedList, func(n string) bool {
-		s, err := catalog.SchedulerIn(r.Mode, n)
-		return err == nil && policy.Supports(s.Kinds, m.Kind)
+		s, err := catalog.Scheduler(n)
+		return err == nil && policy.Fits(s.Kinds, m.Kind)
 	})
 	if allocs != nil && len(allocs) == 0 {
 		return nil, f.errAt("no allocator of the list supports machine %s: the plan has no pair to run on it", []any{m}, "replay", "allocs")
@@ -554,7 +565,7 @@ func (f *File) pairs(m policy.Machine, wi int) ([]catalog.Pair, error) {
 	if scheds != nil && len(scheds) == 0 {
 		return nil, f.errAt("no scheduler of the list supports machine %s: the plan has no pair to run on it", []any{m}, schedKey...)
 	}
-	pairs, err := catalog.PairsIn(r.Mode, m, allocs, scheds)
+	pairs, err := catalog.Pairs(m, allocs, scheds)
 	if err != nil {
 		key := schedKey
 		if strings.HasPrefix(err.Error(), "allocator") || strings.Contains(err.Error(), "no allocator") {
@@ -563,6 +574,18 @@ func (f *File) pairs(m policy.Machine, wi int) ([]catalog.Pair, error) {
 		return nil, f.errAt("%v", []any{err}, key...)
 	}
 	return pairs, nil
+}
+
+// inMode returns an error unless a policy of kinds runs in replay mode
+// mode (policy.FitsMode).
+func inMode(what, name string, kinds []string, mode string) error {
+	if policy.FitsMode(kinds, mode) {
+		return nil
+	}
+	if mode == "" {
+		mode = policy.ModeRigid
+	}
+	return fmt.Errorf("%s %s does not run in %s mode (kinds: %s)", what, name, mode, strings.Join(kinds, ", "))
 }
 
 // Options returns the replay options every cell runs with.
@@ -578,7 +601,10 @@ func (f *File) expand(i int) ([]*unit, error) {
 	for _, sp := range w.Scheds {
 		name, _, err := policy.ParseSpec(sp)
 		if err == nil {
-			_, err = catalog.SchedulerIn(f.Replay.Mode, name)
+			var sc policy.SchedulerSpec
+			if sc, err = catalog.Scheduler(name); err == nil {
+				err = inMode("scheduler", name, sc.Kinds, f.Replay.Mode)
+			}
 		}
 		if err != nil {
 			return nil, at("scheds", "%q: %v", sp, err)

@@ -10,8 +10,9 @@ import (
 	"github.com/schedlab/schedlab/model/policy"
 )
 
-// Job-size distributions (flag --size). Which ones apply depends on the
-// machine kind; see SizeNames.
+// Job-size distributions (flag --size). Which ones apply depends on how
+// jobs ask for processors on the machine (policy.Family.Request); see
+// SizeNames.
 const (
 	SizeUniform          = "uniform"
 	SizeIncreasing       = "increasing"        // mesh: Zhu's increasing sides (Chu §3)
@@ -24,11 +25,12 @@ const (
 	SizeLog2             = "log2"              // flat: 2^k with k uniform on 0..⌊log2 max⌋
 )
 
-// SizeNames lists the size distributions valid on each machine kind.
+// SizeNames lists the size distributions valid for each form of request
+// (policy.Family.Request): w×h submeshes, subcubes, processor counts.
 var SizeNames = map[string][]string{
-	policy.Mesh: {SizeUniform, SizeIncreasing, SizeDecreasing, SizeSquareUniform, SizeSquareIncreasing, SizeSquareDecreasing, SizeExponential},
-	policy.Cube: {SizeUniform, SizeNormal},
-	policy.Flat: {SizeUniform, SizeExponential, SizeLog2},
+	policy.RequestRect:    {SizeUniform, SizeIncreasing, SizeDecreasing, SizeSquareUniform, SizeSquareIncreasing, SizeSquareDecreasing, SizeExponential},
+	policy.RequestSubcube: {SizeUniform, SizeNormal},
+	policy.RequestCount:   {SizeUniform, SizeExponential, SizeLog2},
 }
 
 // Zhu's interval distributions for mesh sides, as given for a 32-wide mesh
@@ -143,7 +145,7 @@ func NormalDimPMF(n int) []float64 {
 
 // sizeModel draws job sizes for one machine.
 type sizeModel struct {
-	kind   string // machine kind
+	req    string // the form of request (policy.Family.Request)
 	square bool
 	w, h   *discrete // mesh sides (w only when square); flat: w = processors
 	dim    *discrete // cube dimension
@@ -159,14 +161,15 @@ type SizeSpec struct {
 }
 
 func newSizeModel(m policy.Machine, s SizeSpec) (*sizeModel, error) {
+	req := policy.RequestOf(m.Kind)
 	ok := false
-	for _, n := range SizeNames[m.Kind] {
+	for _, n := range SizeNames[req] {
 		if n == s.Dist {
 			ok = true
 		}
 	}
 	if !ok {
-		return nil, fmt.Errorf("size %q is not defined on %s machines (want one of %v)", s.Dist, m.Kind, SizeNames[m.Kind])
+		return nil, fmt.Errorf("size %q is not defined on %s machines (want one of %v)", s.Dist, m.Kind, SizeNames[req])
 	}
 	if s.Max < 0 {
 		return nil, fmt.Errorf("size-max %d must be positive", s.Max)
@@ -174,7 +177,7 @@ func newSizeModel(m policy.Machine, s SizeSpec) (*sizeModel, error) {
 	if s.Mean < 0 || math.IsNaN(s.Mean) || math.IsInf(s.Mean, 0) {
 		return nil, fmt.Errorf("size-mean %g must be positive and finite", s.Mean)
 	}
-	sm := &sizeModel{kind: m.Kind}
+	sm := &sizeModel{req: req}
 	side := func(limit int, what string) (int, error) {
 		if s.Max == 0 {
 			return limit, nil
@@ -206,8 +209,8 @@ func newSizeModel(m policy.Machine, s SizeSpec) (*sizeModel, error) {
 		return nil, fmt.Errorf("size %q: internal error", s.Dist)
 	}
 	id := func(v int) float64 { return float64(v) }
-	switch m.Kind {
-	case policy.Mesh:
+	switch req {
+	case policy.RequestRect:
 		switch s.Dist {
 		case SizeSquareUniform, SizeSquareIncreasing, SizeSquareDecreasing:
 			sm.square = true
@@ -241,7 +244,7 @@ func newSizeModel(m policy.Machine, s SizeSpec) (*sizeModel, error) {
 			sm.w, sm.h = newDiscrete(1, pw), newDiscrete(1, ph)
 			sm.meanP = sm.w.mean(id) * sm.h.mean(id)
 		}
-	case policy.Cube:
+	case policy.RequestSubcube:
 		if m.Dim < 1 {
 			return nil, fmt.Errorf("machine %s: dimension must be ≥ 1 (job dimensions are 0..n−1)", m)
 		}
@@ -296,15 +299,15 @@ func newSizeModel(m policy.Machine, s SizeSpec) (*sizeModel, error) {
 // draw returns the processors, width and height (mesh only, else −1) of
 // one request.
 func (sm *sizeModel) draw(r *rand.Rand) (procs, w, h int64) {
-	switch sm.kind {
-	case policy.Mesh:
+	switch sm.req {
+	case policy.RequestRect:
 		a := int64(sm.w.sample(r))
 		if sm.square {
 			return a * a, a, a
 		}
 		b := int64(sm.h.sample(r))
 		return a * b, a, b
-	case policy.Cube:
+	case policy.RequestSubcube:
 		return int64(1) << sm.dim.sample(r), -1, -1
 	}
 	v := sm.w.sample(r)

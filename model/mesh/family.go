@@ -1,0 +1,74 @@
+package mesh
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/schedlab/schedlab/model/metrics"
+	"github.com/schedlab/schedlab/model/policy"
+)
+
+// Kind is the mesh family's machine kind: "mesh:WxH".
+const Kind = policy.Mesh
+
+func init() { policy.RegisterFamily(Family()) }
+
+// Family returns the mesh family's descriptor: a W×H mesh whose jobs ask
+// for w×h submeshes (a job with only a processor count is shaped by the
+// --shape rule, Shape), numbered y·W + x, with the communication models of
+// model/network.
+func Family() policy.Family {
+	f := policy.Family{
+		Kind: Kind, Syntax: "mesh:WxH", Doc: "a W×H two-dimensional mesh", Order: 20,
+		Request: policy.RequestRect,
+		Parse: func(arg string) (policy.Machine, error) {
+			ws, hs, ok := strings.Cut(arg, "x")
+			w, err1 := strconv.Atoi(ws)
+			h, err2 := strconv.Atoi(hs)
+			if !ok || err1 != nil || err2 != nil || w < 1 || h < 1 {
+				return policy.Machine{}, fmt.Errorf("mesh size must be WxH with positive integers")
+			}
+			return policy.Machine{Kind: Kind, Procs: w * h, Width: w, Height: h}, nil
+		},
+		Format:     func(m policy.Machine) string { return fmt.Sprintf("%dx%d", m.Width, m.Height) },
+		Words:      func(m policy.Machine) string { return fmt.Sprintf("a %d×%d mesh", m.Width, m.Height) },
+		Allocators: Allocators,
+		Jobs:       shapeJobs,
+		Placements: true,
+		Dispersion: metrics.MeshDispersion,
+		Nodes:      func(m policy.Machine, p policy.Piece, dst []int) []int { return p.AppendNodes(m, dst) },
+		Valid: func(m policy.Machine, p policy.Piece) bool {
+			return p.W >= 1 && p.H >= 1 && p.X >= 0 && p.Y >= 0 && p.Mask == 0 &&
+				int(p.X)+int(p.W) <= m.Width && int(p.Y)+int(p.H) <= m.Height
+		},
+		Network: func(m policy.Machine) (int, int) { return m.Width, m.Height },
+	}
+	f.View.Axis = "node number (y·W + x)"
+	f.View.Grid = true
+	return f
+}
+
+// shapeJobs gives every job that has no w×h request (a real log's
+// processor count) the shape of o.Shape's rule (square when empty); a job
+// with no shape that fits the mesh is rejected.
+func shapeJobs(m policy.Machine, jobs []policy.Job, o policy.JobOptions) ([]policy.Job, int) {
+	rule := o.Shape
+	if rule == "" {
+		rule = ShapeSquare
+	}
+	w, rejected := 0, 0
+	for _, j := range jobs {
+		if j.Width <= 0 || j.Height <= 0 {
+			sw, sh, ok := Shape(j.Procs, m.Width, m.Height, rule)
+			if !ok {
+				rejected++
+				continue
+			}
+			j.Width, j.Height = sw, sh
+		}
+		jobs[w] = j
+		w++
+	}
+	return jobs[:w], rejected
+}
