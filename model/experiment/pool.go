@@ -161,7 +161,11 @@ func runTask(tk task, opt Options) (result *output) {
 	if err != nil {
 		return fail(err)
 	}
-	o := &output{tk: tk, summary: summarize(tk, res, opt, model, comm.Plen, fam.Dispersion)}
+	var disp func([]policy.Piece) float64
+	if fam.Dispersion != nil {
+		disp = func(ps []policy.Piece) float64 { return fam.Dispersion(p.m, ps) }
+	}
+	o := &output{tk: tk, summary: summarize(tk, res, opt, model, comm.Plen, disp)}
 	o.summary.Comm = comm.String()
 	if !keep {
 		res.Pieces = nil

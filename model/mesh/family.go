@@ -36,7 +36,7 @@ func Family() policy.Family {
 		Allocators: Allocators,
 		Jobs:       shapeJobs,
 		Placements: true,
-		Dispersion: metrics.MeshDispersion,
+		Dispersion: func(_ policy.Machine, ps []policy.Piece) float64 { return metrics.MeshDispersion(ps) },
 		Nodes:      func(m policy.Machine, p policy.Piece, dst []int) []int { return p.AppendNodes(m, dst) },
 		Valid: func(m policy.Machine, p policy.Piece) bool {
 			return p.W >= 1 && p.H >= 1 && p.X >= 0 && p.Y >= 0 && p.Mask == 0 &&

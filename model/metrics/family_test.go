@@ -80,7 +80,7 @@ func TestFamilyDispersion(t *testing.T) {
 		{cube.Family(), []policy.Piece{policy.Subcube(0, 0b0011)}, 4.0 / 3}, // 4 pairs at 1 hop, 2 at 2
 		{mesh.Family(), []policy.Piece{policy.Rect(0, 0, 2, 1)}, 1},
 	} {
-		if got := c.f.Dispersion(c.ps); got != c.want {
+		if got := c.f.Dispersion(policy.Machine{}, c.ps); got != c.want {
 			t.Errorf("%s: %g, want %g", c.f.Kind, got, c.want)
 		}
 	}
@@ -92,7 +92,7 @@ func TestFamilyDispersion(t *testing.T) {
 	if disp, pieces, _, _, _, _ := ct.Stats(); !math.IsNaN(disp) || !math.IsNaN(pieces) {
 		t.Errorf("flat: dispersion %g, pieces %g, want NaN", disp, pieces)
 	}
-	ct = metrics.NewCommTotals(8, mesh.Family().Dispersion)
+	ct = metrics.NewCommTotals(8, metrics.MeshDispersion)
 	ct.AddPlacement([]policy.Piece{policy.Rect(0, 0, 2, 1), policy.Rect(5, 5, 1, 1)})
 	if disp, pieces, _, _, _, _ := ct.Stats(); disp <= 1 || pieces != 2 {
 		t.Errorf("mesh: dispersion %g, pieces %g", disp, pieces)

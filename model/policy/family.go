@@ -58,7 +58,7 @@ type Family struct {
 	// Dispersion, when set, is the mean hop distance between two nodes of
 	// a placement (NaN for fewer than two nodes); nil: the machine has no
 	// topology, placements are not counted in the summary.
-	Dispersion func(ps []Piece) float64
+	Dispersion func(m Machine, ps []Piece) float64
 	// Nodes, when set, appends the node numbers of piece p on m to dst;
 	// nil: pieces are ranges of node numbers (X..X+W−1).
 	Nodes func(m Machine, p Piece, dst []int) []int

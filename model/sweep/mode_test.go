@@ -161,3 +161,14 @@ scheds = ["alpha:a=-1", "eq"]
 		}
 	}
 }
+
+// A malleable machine is written in a plan as its alias, flat:P with
+// mode = "malleable": the cells are keyed by the machine the results
+// record.
+func TestMalleableMachineInPlan(t *testing.T) {
+	text := strings.Replace(malleablePlan, `mode = "malleable"`, `machines = ["malleable:8"]`, 1)
+	_, err := decode(t, text)
+	if err == nil || !strings.Contains(err.Error(), `p.toml:10: replay.machines[1]: machine malleable:8: in a plan, write flat:8 with mode = "malleable"`) {
+		t.Errorf("got %v", err)
+	}
+}

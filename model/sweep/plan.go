@@ -481,8 +481,14 @@ func (f *File) options(o *experiment.Options) error {
 	}
 	comm, _ := r.Comm.(string) // a list: checked by Plan, a dimension of the cells
 	for i, m := range r.Machines {
-		if _, err := policy.ParseMachine(m); err != nil {
+		pm, err := policy.ParseMachine(m)
+		if err != nil {
 			return f.errAt("%v", []any{err}, "replay", "machines", strconv.Itoa(i))
+		}
+		// A plan's cells are keyed by the machine the results record:
+		// a machine recorded in a mode is written that way.
+		if rec, mode := policy.Recorded(pm); mode != "" {
+			return f.errAt("machine %s: in a plan, write %s with mode = %q", []any{pm, rec, mode}, "replay", "machines", strconv.Itoa(i))
 		}
 	}
 	for _, l := range []struct {
