@@ -39,8 +39,18 @@
 //   - Traces are told apart by (name, rep): two traces sharing both are an
 //     error naming both files.
 //   - Rejected jobs (engine.Jobs: no processor count, unknown run or submit
-//     time, larger than the machine; or an allocator's feasibility check)
-//     are never replayed; they count in `rejected`.
+//     time, larger than the machine's family allows; the family's
+//     conversion: no mesh shape that fits; or an allocator's feasibility
+//     check) are never replayed; they count in `rejected`.
+//
+// # Machines
+//
+// The runner knows no machine kind: it asks the machine's family
+// (policy.Family) how trace jobs become requests, whether runs record
+// placements and their dispersion, whether a communication model fits,
+// and which extra summary columns it fills. Results record a machine as
+// its family says (policy.Recorded: malleable:P as flat:P in mode
+// malleable).
 package experiment
 
 import (

@@ -147,7 +147,7 @@ type AllocatorSpec struct {
 type SchedulerSpec struct {
 	Name   string   // public name, e.g. "easy"
 	Doc    string   // one line, citing the source paper and section
-	Kinds  []string // machine kinds it works on; nil means any
+	Kinds  []string // machine kinds it works on; nil means any but the Exclusive families' (Fits)
 	Params []Param
 	New    func(m Machine, p Params) (Scheduler, error)
 }
