@@ -9,11 +9,11 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/schedlab/schedlab/analysis/results"
 	"github.com/schedlab/schedlab/model/metrics"
+	"github.com/schedlab/schedlab/model/policy"
 )
 
 // data is what the handlers serve: the loaded set, its experiments and
@@ -317,14 +317,15 @@ var TableMetrics = []string{"mean_response", "sd_response", "mean_wait", "max_wa
 // dispersion, only on meshes.
 var OptionalMetrics = []string{"internal_frag", "external_frag", "pieces", "dispersion", "deadline_miss_rate", "window_delay", "window_util", "window_throughput", "window_power"}
 
-// meshOnly are the optional metrics shown on mesh machines only.
+// meshOnly are the optional metrics shown on mesh machines only (machines
+// whose family lays the nodes on a grid, policy.Family.View.Grid).
 var meshOnly = map[string]bool{"pieces": true, "dispersion": true}
 
 // informative reports whether some row of the experiment has a value of
 // col that is neither NaN nor 0 (and, for meshOnly columns, whether the
 // machine is a mesh).
 func informative(e *results.Experiment, col string) bool {
-	if meshOnly[col] && !strings.HasPrefix(e.Machine, "mesh:") {
+	if meshOnly[col] && !onGrid(e.Machine) {
 		return false
 	}
 	for i := range e.Rows {
@@ -637,4 +638,15 @@ func quantile(vs []float64, q float64) float64 {
 	}
 	i := int(math.Ceil(q*float64(len(vs)))) - 1
 	return vs[min(max(i, 0), len(vs)-1)]
+}
+
+// onGrid reports whether machine (a spec) lays its nodes on a W×H grid
+// (its family's View.Grid: a mesh).
+func onGrid(machine string) bool {
+	m, err := policy.ParseMachine(machine)
+	if err != nil {
+		return false
+	}
+	f, _ := policy.FamilyOf(m.Kind)
+	return f.View.Grid
 }

@@ -186,6 +186,9 @@ func kindList() string {
 }
 
 func orList(s []string) string {
+	if len(s) == 0 {
+		return "a machine family, and none is registered (a program registers them by importing model/catalog)"
+	}
 	if len(s) < 2 {
 		return strings.Join(s, "")
 	}
