@@ -34,6 +34,9 @@ const (
 	DefaultAlpha = -10.0
 )
 
+// defaultAlphaText is DefaultAlpha as `replay list` shows it.
+var defaultAlphaText = strconv.FormatFloat(DefaultAlpha, 'g', -1, 64)
+
 var capParam = policy.Param{Name: "cap", Default: "true", Doc: "bound p_i by the job's N_i (max_parallelism; Guha 1995 §7.5); false ignores N_i"}
 
 // Schedulers returns the malleable policies, in the order `replay list`
@@ -45,7 +48,7 @@ func Schedulers() []policy.SchedulerSpec {
 		spec("alpha", "Generalized Allocation: p_i = P·X_i^α/ΣX_j^α, X = remaining work, Acc, Time or β (Brecht; Guha 1995 §4.3, §5, §6)",
 			[]policy.Param{
 				{Name: "x", Default: DefaultX, Doc: "X_i: work (remaining), acc (processor-time received), time (since arrival) or beta (β_i, the knee)"},
-				{Name: "a", Default: strconv.FormatFloat(DefaultAlpha, 'g', -1, 64), Doc: "α, any finite real (0: Equipartition; −10: the thesis's LRWF proxy)"},
+				{Name: "a", Default: defaultAlphaText, Doc: "α, any finite real (0: Equipartition; −10: the thesis's LRWF proxy)"},
 			},
 			func(p policy.Params) (rule, needs, error) {
 				x, err := p.Choice("x", DefaultX, XWork, XAcc, XTime, XBeta)
