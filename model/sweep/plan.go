@@ -22,9 +22,7 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/model/catalog"
-	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/experiment"
-	"github.com/schedlab/schedlab/model/mesh"
 	"github.com/schedlab/schedlab/model/network"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/schema"
@@ -416,13 +414,14 @@ func (f *File) commList(v any, key ...string) ([]string, error) {
 	out := make([]string, len(specs))
 	first := map[string]int{}
 	for j, s := range specs {
-		c, err := network.Parse(s)
-		if err != nil {
+		if err := experiment.CheckComm(s); err != nil {
+			fe, _ := experiment.AsFieldError(err)
 			if len(specs) > 1 {
-				return nil, f.errAt("element %d: %v", []any{j + 1, err}, key...)
+				return nil, f.errAt("element %d: %s", []any{j + 1, fe.Detail()}, key...)
 			}
-			return nil, f.errAt("%v", []any{err}, key...)
+			return nil, f.fieldErr(err, key...)
 		}
+		c, _ := network.Parse(s)
 		out[j] = c.String()
 		if k, dup := first[out[j]]; dup {
 			return nil, f.errAt("elements %d and %d are the same setting (%s)", []any{k + 1, j + 1, out[j]}, key...)
@@ -445,76 +444,45 @@ func (f *File) workloadName(i int) string {
 	return fmt.Sprintf("%s%d", f.Name, i+1)
 }
 
-// options checks [replay] and fills the experiment's options.
+// options checks [replay] and fills the experiment's options: one
+// check, experiment.Validate, whose field errors name the key here.
 func (f *File) options(o *experiment.Options) error {
 	r := &f.Replay
-	est := r.Estimates
-	if est == "" {
-		est = engine.EstimatesRequested
-	}
-	if err := engine.CheckEstimates(est); err != nil {
-		return f.errAt("%v", []any{err}, "replay", "estimates")
-	}
-	tau := r.BsldTau
-	if tau == 0 {
-		tau = experiment.DefaultBsldTau
-	}
-	if !(tau > 0) || math.IsInf(tau, 0) {
-		return f.errAt("%g: must be a positive number", []any{r.BsldTau}, "replay", "bsld_tau")
-	}
-	if r.Warmup < 0 {
-		return f.errAt("%d: must be ≥ 0", []any{r.Warmup}, "replay", "warmup")
-	}
-	if r.Until < 0 || math.IsNaN(r.Until) || math.IsInf(r.Until, 0) {
-		return f.errAt("%g: must be a positive time (or 0 for no window)", []any{r.Until}, "replay", "until")
-	}
-	shape := r.Shape
-	if shape == "" {
-		shape = mesh.ShapeSquare
-	}
-	if err := mesh.CheckShape(shape); err != nil {
-		return f.errAt("%v", []any{err}, "replay", "shape")
-	}
-	if err := catalog.CheckMode(r.Mode); err != nil {
-		return f.errAt("%v", []any{err}, "replay", "mode")
+	for i, m := range r.Machines {
+		if err := experiment.CheckMachine(m); err != nil {
+			return f.fieldErr(err, "replay", "machines", strconv.Itoa(i))
+		}
 	}
 	comm, _ := r.Comm.(string) // a list: checked by Plan, a dimension of the cells
-	for i, m := range r.Machines {
-		if _, err := policy.ParseMachine(m); err != nil {
-			return f.errAt("%v", []any{err}, "replay", "machines", strconv.Itoa(i))
-		}
-	}
-	for _, l := range []struct {
-		key   string
-		specs []string
-	}{{"allocs", r.Allocs}, {"scheds", r.Scheds}} {
-		if l.specs != nil && len(l.specs) == 0 {
-			return f.errAt("an empty list: leave the key out for every compatible policy", nil, "replay", l.key)
-		}
-		for _, s := range l.specs {
-			name, _, err := policy.ParseSpec(s)
-			if err == nil {
-				if l.key == "allocs" {
-					_, err = catalog.AllocatorIn(r.Mode, name)
-				} else {
-					_, err = catalog.SchedulerIn(r.Mode, name)
-				}
-			}
-			if err != nil {
-				return f.errAt("%q: %v", []any{s, err}, "replay", l.key)
-			}
-		}
-	}
 	*o = experiment.Options{
-		Allocs: r.Allocs, Scheds: r.Scheds, Estimates: est, BsldTau: tau, Warmup: r.Warmup,
+		Allocs: r.Allocs, Scheds: r.Scheds, Estimates: r.Estimates, BsldTau: r.BsldTau, Warmup: r.Warmup,
 		UntilLastArrival: r.UntilLastArrival, Until: r.Until, KeepPartial: r.KeepPartial, Check: r.Check,
 		NoSeries: r.Series != nil && !*r.Series, Placement: r.Placement == nil || *r.Placement,
-		NoJobs: r.Jobs != nil && !*r.Jobs, Shape: shape, Mode: r.Mode, Comm: comm,
+		NoJobs: r.Jobs != nil && !*r.Jobs, Shape: r.Shape, Mode: r.Mode, Comm: comm,
 	}
+	if err := experiment.Validate(o); err != nil {
+		return f.fieldErr(err)
+	}
+	o.Workers = 0 // the run's, not the plan's
 	if o.Mode == catalog.ModeRigid {
 		o.Mode = "" // the default: recorded as before modes existed
 	}
 	return nil
+}
+
+// fieldErr writes a replay option's field error at its [replay] key (or
+// at key, when given): "plan.toml:7: replay.until: -3: must be ...".
+// Other errors are written at key as they are.
+func (f *File) fieldErr(err error, key ...string) error {
+	fe, ok := experiment.AsFieldError(err)
+	if !ok {
+		return f.errAt("%v", []any{err}, key...)
+	}
+	if len(key) == 0 {
+		o, _ := experiment.OptionNamed(fe.Field)
+		key = []string{"replay", o.Key}
+	}
+	return f.errAt("%s", []any{fe.Detail()}, key...)
 }
 
 // pairs returns the pairs of [replay] for machine m and workload wi (the
@@ -554,13 +522,14 @@ func (f *File) pairs(m policy.Machine, wi int) ([]catalog.Pair, error) {
 	if scheds != nil && len(scheds) == 0 {
 		return nil, f.errAt("no scheduler of the list supports machine %s: the plan has no pair to run on it", []any{m}, schedKey...)
 	}
+	// The allocators alone first (with every scheduler), so that an
+	// error is put at the key it concerns without reading its text.
+	if _, err := catalog.PairsIn(r.Mode, m, allocs, nil); err != nil {
+		return nil, f.errAt("%v", []any{err}, "replay", "allocs")
+	}
 	pairs, err := catalog.PairsIn(r.Mode, m, allocs, scheds)
 	if err != nil {
-		key := schedKey
-		if strings.HasPrefix(err.Error(), "allocator") || strings.Contains(err.Error(), "no allocator") {
-			key = []string{"replay", "allocs"}
-		}
-		return nil, f.errAt("%v", []any{err}, key...)
+		return nil, f.errAt("%v", []any{err}, schedKey...)
 	}
 	return pairs, nil
 }
@@ -575,14 +544,8 @@ func (f *File) expand(i int) ([]*unit, error) {
 	if w.Scheds != nil && len(w.Scheds) == 0 {
 		return nil, at("scheds", "an empty list: leave the key out for [replay]'s schedulers")
 	}
-	for _, sp := range w.Scheds {
-		name, _, err := policy.ParseSpec(sp)
-		if err == nil {
-			_, err = catalog.SchedulerIn(f.Replay.Mode, name)
-		}
-		if err != nil {
-			return nil, at("scheds", "%q: %v", sp, err)
-		}
+	if err := experiment.CheckPolicies("sched", f.Replay.Mode, w.Scheds); err != nil {
+		return nil, f.fieldErr(err, f.wkey(i, "scheds")...)
 	}
 	if len(w.Traces) > 0 {
 		if w.Model != "" {

@@ -57,7 +57,7 @@ func TestPlanErrors(t *testing.T) {
 		{"no name", strings.Replace(basePlan, `name = "t"`, ``, 1), `p.toml: name: a plan needs a name`},
 		{"no workload", "name = \"t\"\n", `p.toml: no [[workload]] table`},
 		{"negative warmup", strings.Replace(basePlan, "warmup = 10", "warmup = -1", 1), `p.toml:12: replay.warmup: -1: must be ≥ 0`},
-		{"negative until", strings.Replace(basePlan, "warmup = 10", "warmup = 10\nuntil = -5", 1), `p.toml:13: replay.until: -5: must be a positive time (or 0 for no window)`},
+		{"negative until", strings.Replace(basePlan, "warmup = 10", "warmup = 10\nuntil = -5", 1), `p.toml:13: replay.until: -5: must be a positive time (0: no window)`},
 		{"bad estimates", basePlan + "estimates = \"psychic\"\n", `p.toml:13: replay.estimates:`},
 		{"no trace file", "name = \"t\"\n[[workload]]\ntraces = [\"nothing-*.swf\"]\n", `p.toml:3: workload[1].traces: "nothing-*.swf" matches no file`},
 		{"traces and model", "name = \"t\"\n[[workload]]\ntraces = [\"x.swf\"]\nmodel = \"workload\"\n", `p.toml:4: workload[1].model: a workload has either a model or traces`},
