@@ -17,6 +17,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -574,42 +575,22 @@ func (f *File) expand(i int) ([]*unit, error) {
 	case "":
 		return nil, at("model", "a workload needs a model (workload, malleable, lublin) or traces")
 	case "workload":
-		if err := f.onlyKeys(i, "name", "model", "loads", "reps", "crn", "jobs", "horizon", "seed", "machine", "size", "size_mean", "size_max",
-			"service", "mean", "cv", "h2_alpha", "h2", "coupling", "estimates", "arrivals", "priorities", "laxity", "scheds", "comm"); err != nil {
+		m := &workload.WorkloadModel
+		if err := f.onlyKeys(i, append(sweepKeys[w.Model], m.Keys()...)...); err != nil {
 			return nil, err
-		}
-		lo, hi, err := workload.ParseLaxity(w.Laxity)
-		if err != nil {
-			return nil, at("laxity", "%v", err)
-		}
-		win := workload.Windows{Priorities: w.Priorities, LaxityMin: lo, LaxityMax: hi}
-		if err := win.Check(); err != nil {
-			return nil, at("priorities", "%v", err)
 		}
 		loads, err := f.loads(i)
 		if err != nil {
 			return nil, err
 		}
-		est, err := workload.ParseEstimates(or(w.Estimates, workload.DefaultEstimates))
-		if err != nil {
-			return nil, at("estimates", "%v", err)
+		v := f.modelValues(i, m)
+		if err := f.checkModel(i, m, v, loads[0], 0); err != nil {
+			return nil, err
 		}
-		jobs := w.Jobs
-		if jobs == 0 && w.Horizon == 0 {
-			jobs = workload.DefaultJobs
-		}
-		spec := workload.WorkloadSpec{
-			Machine: or(w.Machine, workload.DefaultMachine),
-			Size:    workload.SizeSpec{Dist: or(w.Size, workload.DefaultSize), Mean: w.SizeMean, Max: w.SizeMax},
-			Service: workload.Service{Kind: or(w.Service, workload.DefaultService), Mean: orf(w.Mean, workload.DefaultMean),
-				CV: orf(w.CV, workload.DefaultCV), H2: or(w.H2, workload.DefaultH2), Alpha: orf(w.H2Alpha, workload.DefaultH2Alpha)},
-			Coupling: or(w.Coupling, workload.DefaultCoupling), Estimates: est,
-			Arrivals: workload.Arrivals{Kind: or(w.Arrivals, workload.DefaultArrivals), Jobs: jobs, Horizon: w.Horizon},
-			Name:     name,
-		}
-		if _, err := policy.ParseMachine(spec.Machine); err != nil {
-			return nil, at("machine", "%v", err)
-		}
+		win, _ := workload.WindowsOf(v)
+		spec, _ := workload.WorkloadSpecOf(v)
+		spec.Name = name
+		jobs := spec.Arrivals.Jobs
 		sw := workload.Sweep{Loads: loads, Reps: w.Reps, Seed: seed, CRN: w.CRN}
 		desc := fmt.Sprintf("workload %+v %+v", spec, sw)
 		if !win.Zero() {
@@ -649,33 +630,29 @@ func (f *File) expand(i int) ([]*unit, error) {
 		}
 		return units, nil
 	case "malleable":
-		if err := f.onlyKeys(i, "name", "model", "loads", "reps", "crn", "jobs", "horizon", "seed", "procs", "work_mean", "work_cv",
-			"eff", "eff_dist", "beta_p", "beta_q", "perfect", "cap_mean", "iat", "scheds"); err != nil {
+		m := &workload.MalleableModel
+		if err := f.onlyKeys(i, append(sweepKeys[w.Model], m.Keys()...)...); err != nil {
 			return nil, err
 		}
 		loads, err := f.loads(i)
 		if err != nil {
 			return nil, err
 		}
-		lo, hi, err := workload.ParseEffRange(or(w.Eff, workload.DefaultEff))
-		if err != nil {
-			return nil, at("eff", "%v", err)
+		v := f.modelValues(i, m)
+		iat0 := 0.0
+		if f.Workloads[i].IAT != nil {
+			iats, err := f.iats(i, len(loads))
+			if err != nil {
+				return nil, err
+			}
+			iat0 = iats[0]
 		}
-		jobs := w.Jobs
-		if jobs == 0 && w.Horizon == 0 {
-			jobs = workload.DefaultMalleableJobs
+		if err := f.checkModel(i, m, v, loads[0], iat0); err != nil {
+			return nil, err
 		}
-		cv := workload.DefaultWorkCV
-		if w.WorkCV != nil {
-			cv = *w.WorkCV
-		}
-		procs := w.Procs
-		if procs == 0 {
-			procs = workload.DefaultMalleableProcs
-		}
-		spec := workload.MalleableSpec{Procs: procs, WorkMean: orf(w.WorkMean, workload.DefaultWorkMean), WorkCV: cv,
-			EffMin: lo, EffMax: hi, EffDist: or(w.EffDist, workload.DefaultEffDist), BetaP: w.BetaP, BetaQ: w.BetaQ,
-			Perfect: w.Perfect, CapMean: w.CapMean, Jobs: jobs, Horizon: w.Horizon, Name: name}
+		spec, _ := workload.MalleableSpecOf(v)
+		spec.Name = name
+		jobs, procs := spec.Jobs, spec.Procs
 		iats, err := f.iats(i, len(loads))
 		if err != nil {
 			return nil, err
@@ -707,21 +684,16 @@ func (f *File) expand(i int) ([]*unit, error) {
 		}
 		return units, nil
 	case "lublin":
-		if err := f.onlyKeys(i, "name", "model", "reps", "jobs", "seed", "procs", "estimates", "scheds"); err != nil {
+		m := &workload.LublinModel
+		if err := f.onlyKeys(i, append(sweepKeys[w.Model], m.Keys()...)...); err != nil {
 			return nil, err
 		}
-		est, err := workload.ParseEstimates(or(w.Estimates, workload.DefaultEstimates))
-		if err != nil {
-			return nil, at("estimates", "%v", err)
+		v := f.modelValues(i, m)
+		if err := f.checkModel(i, m, v, 0, 0); err != nil {
+			return nil, err
 		}
-		procs := w.Procs
-		if procs == 0 {
-			procs = workload.DefaultLublinProcs
-		}
-		jobs := w.Jobs
-		if jobs == 0 {
-			jobs = workload.DefaultLublinJobs
-		}
+		ls, _ := workload.LublinSpecOf(v)
+		procs, jobs, est := ls.Procs, ls.Jobs, ls.Estimates
 		var units []*unit
 		for rep := 1; rep <= w.Reps; rep++ {
 			rep := rep
@@ -737,6 +709,75 @@ func (f *File) expand(i int) ([]*unit, error) {
 		return units, nil
 	}
 	return nil, at("model", "%q: want workload, malleable or lublin (or traces = [...])", w.Model)
+}
+
+// sweepKeys are the keys of a [[workload]] table of each model besides
+// its parameters (workload.Model.Keys): the sweep's own.
+var sweepKeys = map[string][]string{
+	"workload":  {"name", "model", "loads", "reps", "crn", "scheds", "comm"},
+	"malleable": {"name", "model", "loads", "reps", "crn", "iat", "scheds"},
+	"lublin":    {"name", "model", "reps", "scheds"},
+}
+
+// modelValues returns the parameter values workload i gives model m: its
+// keys as decoded (a key left out or zero is the parameter's default, as
+// everywhere in a plan); jobs with a horizon and no jobs key is 0.
+func (f *File) modelValues(i int, m *workload.Model) workload.Values {
+	fields := map[string]reflect.Value{}
+	w := reflect.ValueOf(&f.Workloads[i]).Elem()
+	for j := 0; j < w.NumField(); j++ {
+		if tag := w.Type().Field(j).Tag.Get("toml"); tag != "" {
+			fields[tag] = w.Field(j)
+		}
+	}
+	v := workload.Values{}
+	for _, p := range m.Params {
+		x, ok := fields[p.Key()]
+		if !ok || p.Scope != workload.FlagAndKey {
+			continue
+		}
+		if x.Kind() == reflect.Pointer {
+			if x.IsNil() {
+				continue
+			}
+			x = x.Elem()
+		} else if x.IsZero() {
+			continue
+		}
+		v[p.Name] = x.Interface()
+	}
+	if _, ok := m.Param("horizon"); ok && f.Workloads[i].Jobs == 0 && f.Workloads[i].Horizon != 0 {
+		v["jobs"] = 0
+	}
+	return v
+}
+
+// checkModel checks workload i's values of model m (at load, or at mean
+// inter-arrival time iat when not 0); a bad value is an error at its key.
+func (f *File) checkModel(i int, m *workload.Model, v workload.Values, load, iat float64) error {
+	c := workload.Values{}
+	for k, x := range v {
+		c[k] = x
+	}
+	if _, ok := m.Param("load"); ok {
+		c["load"], c["iat"] = load, iat
+		if iat != 0 {
+			c["load"] = 0.0
+		}
+	}
+	err := m.Validate(c)
+	if err == nil {
+		return nil
+	}
+	pe, ok := workload.AsParamError(err)
+	if !ok {
+		return f.errAt("%v", []any{err}, "workload", strconv.Itoa(i))
+	}
+	key := strings.ReplaceAll(pe.Param, "-", "_")
+	if key == "load" {
+		key = "loads"
+	}
+	return f.errAt("%s", []any{pe.Detail()}, f.wkey(i, key)...)
 }
 
 // checkGen runs gen, which generates a tiny version of a workload's

@@ -52,7 +52,7 @@ func TestPlanErrors(t *testing.T) {
 		{"bad machine", basePlan + `machines = ["flat:0"]` + "\n", `p.toml:13: replay.machines[1]:`},
 		{"type", strings.Replace(basePlan, "reps = 2", `reps = "two"`, 1), `p.toml:6: workload.reps: cannot decode TOML string into a value of type int`},
 		{"key of another model", strings.Replace(basePlan, "jobs = 200", "jobs = 200\nwork_mean = 5", 1), `p.toml:8: workload[1].work_mean: does not apply to model "workload"`},
-		{"bad model parameter", strings.Replace(basePlan, "jobs = 200", "jobs = 200\nmean = -1", 1), `p.toml:2: workload[1]: service: mean -1 must be positive`},
+		{"bad model parameter", strings.Replace(basePlan, "jobs = 200", "jobs = 200\nmean = -1", 1), `p.toml:8: workload[1].mean: -1: service: mean -1 must be positive`},
 		{"unknown model", strings.Replace(basePlan, `model = "workload"`, `model = "poisson"`, 1), `p.toml:3: workload[1].model: "poisson": want workload, malleable or lublin`},
 		{"no name", strings.Replace(basePlan, `name = "t"`, ``, 1), `p.toml: name: a plan needs a name`},
 		{"no workload", "name = \"t\"\n", `p.toml: no [[workload]] table`},
