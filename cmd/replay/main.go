@@ -14,6 +14,8 @@
 // "--sched fcfs,mq:q=32,order=down,easy" is fcfs, mq:q=32,order=down, easy.
 package main
 
+//go:generate sh -c "go run . docs > ../../docs/replay-options.md"
+
 import (
 	"fmt"
 	"os"
@@ -43,7 +45,7 @@ func newApp() *cli.App {
 		Usage:                     "replay workload traces under every allocator × scheduler pair",
 		HideHelpCommand:           true,
 		DisableSliceFlagSeparator: true,
-		Commands:                  []*cli.Command{runCommand(), sweepCommand(), listCommand()},
+		Commands:                  []*cli.Command{runCommand(), sweepCommand(), listCommand(), docsCommand()},
 	}
 	xcli.Setup(app)
 	return app

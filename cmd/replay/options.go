@@ -80,3 +80,13 @@ type cliFieldError struct {
 
 func (e *cliFieldError) Error() string { return e.msg }
 func (e *cliFieldError) Unwrap() error { return e.fe }
+
+// docsCommand writes docs/replay-options.md (hidden: `go generate ./cmd/replay`).
+func docsCommand() *cli.Command {
+	return &cli.Command{
+		Name:   "docs",
+		Usage:  "write the replay options' reference (docs/replay-options.md) on stdout",
+		Hidden: true,
+		Action: func(c *cli.Context) error { return experiment.WriteReference(c.App.Writer) },
+	}
+}

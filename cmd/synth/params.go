@@ -95,3 +95,13 @@ type flagError struct {
 
 func (e *flagError) Error() string { return e.msg }
 func (e *flagError) Unwrap() error { return e.pe }
+
+// docsCommand writes docs/workloads.md (hidden: `go generate ./cmd/synth`).
+func docsCommand() *cli.Command {
+	return &cli.Command{
+		Name:   "docs",
+		Usage:  "write the workload models' reference (docs/workloads.md) on stdout",
+		Hidden: true,
+		Action: func(c *cli.Context) error { return workload.WriteReference(c.App.Writer) },
+	}
+}

@@ -178,7 +178,8 @@ func AsParamError(err error) (*ParamError, bool) {
 // *ParamError: the first, in declaration order, whose value is invalid
 // with the values before it as given and those after it at their
 // defaults (so a value is blamed only with what comes before it; the
-// defaults are valid together).
+// defaults are valid together; the horizon, declared before the job
+// count, is checked with the count it comes with).
 func (m *Model) Validate(v Values) error {
 	v = m.complete(v)
 	err := m.check(v)
@@ -188,6 +189,9 @@ func (m *Model) Validate(v Values) error {
 	w := m.Defaults()
 	for _, p := range m.Params {
 		w[p.Name] = v[p.Name]
+		if h, _ := v["horizon"].(float64); p.Name == "horizon" && h != 0 {
+			w["jobs"] = v["jobs"] // a horizon goes with the job count it resolved (0 unless given)
+		}
 		if e := m.check(w); e != nil {
 			return &ParamError{Model: m.Name, Param: p.Name, Value: v[p.Name], Msg: trimSubject(e.Error(), v[p.Name])}
 		}
@@ -248,8 +252,8 @@ var WorkloadModel = Model{
 		{Name: "coupling", Type: String, Default: DefaultCoupling, Choices: []string{CouplingDependent, CouplingIndependent}, Doc: "size–demand coupling (Mohapatra, Yu & Das 1995): dependent (residence independent of size) or independent (demand shared, residence = demand/procs)", Source: "Mohapatra, Yu & Das 1995"},
 		{Name: "estimates", Type: String, Default: DefaultEstimates, Range: "exact, eet:c=C or factor:x=X", Doc: "user estimates: exact, eet:c=C (Chu §7.3: Normal(y, c·y) clipped at 0) or factor:x=X", Source: "Chu 1995 §7.3"},
 		{Name: "arrivals", Type: String, Default: DefaultArrivals, Choices: []string{ArrivalsPoisson, ArrivalsUniform, ArrivalsDet}, Doc: "inter-arrival times: poisson (exponential), uniform (0..2·IAT) or det"},
-		{Name: "jobs", Type: Int, Default: DefaultJobs, Range: fmt.Sprintf("1..%d", MaxJobs), Doc: "number of jobs (Chu: 50,000 per run)", Source: "Chu 1995"},
 		paramHorizon,
+		{Name: "jobs", Type: Int, Default: DefaultJobs, Range: fmt.Sprintf("1..%d", MaxJobs), Doc: "number of jobs (Chu: 50,000 per run)", Source: "Chu 1995"},
 		paramSeed,
 		{Name: "name", Type: String, Scope: FlagOnly, Doc: "trace name (default: the output file's base name; sweep: the file-name prefix, default the model)"},
 		{Name: "priorities", Type: Int, Range: "≥ 0", Doc: "priority classes K: each job's priority drawn uniformly from 0..K−1, higher more urgent (pcw; 0: none, -1 in the trace)", Source: "pcw"},
@@ -274,8 +278,8 @@ var MalleableModel = Model{
 		{Name: "beta-q", Type: Float, Range: "> 0 with beta-p, or 0", Doc: "eff-dist beta: explicit q (with --beta-p)"},
 		{Name: "perfect", Type: Bool, Doc: "perfect efficiency: β = ∞, γ = p (ε = 100)", Source: "Guha 1995"},
 		{Name: "cap-mean", Type: Float, Range: "0 or ≥ 1", Doc: "input mean of the bounded-geometric parallelism cap N_i on 1..P (Guha §7.5; the observed mean is below both this and (P+1)/2); 0: no cap", Source: "Guha 1995 §7.5"},
-		{Name: "jobs", Type: Int, Default: DefaultMalleableJobs, Range: fmt.Sprintf("1..%d", MaxJobs), Doc: "number of jobs (Guha: ≥ 500,000 per trial)", Source: "Guha 1995"},
 		paramHorizon,
+		{Name: "jobs", Type: Int, Default: DefaultMalleableJobs, Range: fmt.Sprintf("1..%d", MaxJobs), Doc: "number of jobs (Guha: ≥ 500,000 per trial)", Source: "Guha 1995"},
 		paramSeed,
 		{Name: "name", Type: String, Scope: FlagOnly, Doc: "trace name (default: the output file's base name)"},
 		paramLoad,
