@@ -50,7 +50,7 @@ func TestPlanErrors(t *testing.T) {
 		{"empty pair list", strings.Replace(basePlan, `scheds = ["fcfs", "easy"]`, `scheds = []`, 1), `p.toml:11: replay.scheds: an empty list`},
 		{"no pair on the machine", basePlan + `machines = ["mesh:4x4"]` + "\n", `p.toml:10: replay.allocs: no allocator of the list supports machine mesh:4x4`},
 		{"bad machine", basePlan + `machines = ["flat:0"]` + "\n", `p.toml:13: replay.machines[1]:`},
-		{"type", strings.Replace(basePlan, "reps = 2", `reps = "two"`, 1), `p.toml:6: workload.reps: cannot decode TOML string into a value of type int`},
+		{"type", strings.Replace(basePlan, "reps = 2", `reps = "two"`, 1), `p.toml:6: workload[1].reps: cannot decode TOML string into a value of type int`},
 		{"key of another model", strings.Replace(basePlan, "jobs = 200", "jobs = 200\nwork_mean = 5", 1), `p.toml:8: workload[1].work_mean: does not apply to model "workload"`},
 		{"bad model parameter", strings.Replace(basePlan, "jobs = 200", "jobs = 200\nmean = -1", 1), `p.toml:8: workload[1].mean: -1: service: mean -1 must be positive`},
 		{"unknown model", strings.Replace(basePlan, `model = "workload"`, `model = "poisson"`, 1), `p.toml:3: workload[1].model: "poisson": want workload, malleable or lublin`},
