@@ -11,13 +11,36 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// sweepModelFlags are the flags of synth sweep's models (workload, then
-// malleable), each once, without a single load or iat (sweep has its own
+// sweepModels are the models synth sweep generates.
+var sweepModels = []*workload.Model{&workload.WorkloadModel, &workload.MalleableModel}
+
+// sweepModelNames joins the names of sweepModels with sep.
+func sweepModelNames(sep string) string {
+	var names []string
+	for _, m := range sweepModels {
+		names = append(names, m.Name)
+	}
+	return strings.Join(names, sep)
+}
+
+// sweepModelUsage is synth sweep's --model usage, with each model's
+// default job count.
+func sweepModelUsage() string {
+	var jobs []string
+	for _, m := range sweepModels {
+		p, _ := m.Param("jobs")
+		jobs = append(jobs, fmt.Sprintf("%d for %s", p.Zero(), m.Name))
+	}
+	return "model: " + sweepModelNames(" or ") + " (their flags apply; --jobs defaults to " + strings.Join(jobs, ", ") + ")"
+}
+
+// sweepModelFlags are the flags of synth sweep's models, each once, in
+// sweepModels' order, without a single load or iat (sweep has its own
 // --load).
 func sweepModelFlags() []cli.Flag {
 	skip := []string{"load", "iat"}
 	var out []cli.Flag
-	for _, m := range []*workload.Model{&workload.WorkloadModel, &workload.MalleableModel} {
+	for _, m := range sweepModels {
 		out = append(out, modelFlags(m, skip...)...)
 		for _, p := range m.Params {
 			skip = append(skip, p.Name)
@@ -244,7 +267,7 @@ func sweepCommand() *cli.Command {
 		Name:  "sweep",
 		Usage: "one trace per offered load and replication, named DIR/MODEL-loadL-repRR.EXT, with load and rep in the metadata",
 		Flags: concat([]cli.Flag{
-			&cli.StringFlag{Name: "model", Value: "workload", Usage: "model: workload or malleable (their flags apply; --jobs defaults to 50000 for workload, 500000 for malleable)"},
+			&cli.StringFlag{Name: "model", Value: sweepModels[0].Name, Usage: sweepModelUsage()},
 			&cli.StringFlag{Name: "load", Required: true, Usage: "loads: LO:HI:STEP (inclusive), a comma list, or one value"},
 			&cli.IntFlag{Name: "reps", Value: 1, Usage: "replications per load, each with its own seed derived from --seed"},
 			&cli.BoolFlag{Name: "crn", Usage: "common random numbers across loads: one seed per replication, so the loads differ only in arrival rate"},
@@ -252,25 +275,47 @@ func sweepCommand() *cli.Command {
 			outputFlag("output directory (created if missing)"),
 		}, sweepModelFlags()),
 		Action: func(c *cli.Context) error {
+			// Everything is checked before the directory is made: a bad
+			// flag writes nothing.
 			loads, err := workload.ParseLoads(c.String("load"))
 			if err != nil {
-				return err
+				return fmt.Errorf("--%w", err)
+			}
+			if r := c.Int("reps"); r < 1 {
+				return fmt.Errorf("--reps %d: want at least 1 replication", r)
 			}
 			ext := "." + c.String("format")
 			if trace.FormatOf("x"+ext) == trace.FormatUnknown {
-				return fmt.Errorf("sweep: --format %q: want parquet, swf or swf.gz", c.String("format"))
+				return fmt.Errorf("--format %q: want parquet, swf or swf.gz", c.String("format"))
+			}
+			sw := workload.Sweep{Loads: loads, Reps: c.Int("reps"), Seed: c.Int64("seed"), CRN: c.Bool("crn")}
+			var run func(emit func(*trace.Trace) error) error
+			switch c.String("model") {
+			case "workload":
+				s, _, err := workloadSpec(c)
+				if err != nil {
+					return err
+				}
+				run = func(emit func(*trace.Trace) error) error { return sw.SweepWorkload(s, emit) }
+			case "malleable":
+				s, err := malleableSpec(c)
+				if err != nil {
+					return err
+				}
+				run = func(emit func(*trace.Trace) error) error { return sw.SweepMalleable(s, emit) }
+			default:
+				return fmt.Errorf("--model %q: want %s", c.String("model"), sweepModelNames(" or "))
+			}
+			win, err := sweepWindows(c)
+			if err != nil {
+				return err
 			}
 			dir := c.String("output")
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return err
 			}
-			sw := workload.Sweep{Loads: loads, Reps: c.Int("reps"), Seed: c.Int64("seed"), CRN: c.Bool("crn")}
-			win, err := sweepWindows(c)
-			if err != nil {
-				return err
-			}
 			warned := false
-			emit := func(t *trace.Trace) error {
+			return run(func(t *trace.Trace) error {
 				if err := win.Apply(t); err != nil {
 					return err
 				}
@@ -279,22 +324,7 @@ func sweepCommand() *cli.Command {
 					fmt.Fprintln(os.Stderr, "warning: --format "+c.String("format")+": replay and report will not group these files by load and replication:", swfLoss(t))
 				}
 				return writeQuiet(filepath.Join(dir, t.Name+ext), t)
-			}
-			switch c.String("model") {
-			case "workload":
-				s, _, err := workloadSpec(c)
-				if err != nil {
-					return err
-				}
-				return sw.SweepWorkload(s, emit)
-			case "malleable":
-				s, err := malleableSpec(c)
-				if err != nil {
-					return err
-				}
-				return sw.SweepMalleable(s, emit)
-			}
-			return fmt.Errorf("sweep: --model %q: want workload or malleable", c.String("model"))
+			})
 		},
 	}
 }

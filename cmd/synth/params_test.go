@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -100,5 +101,52 @@ func TestWorkloadsDocCurrent(t *testing.T) {
 	}
 	if !bytes.Equal(got, b.Bytes()) {
 		t.Errorf("docs/workloads.md is not current: run go generate ./cmd/synth")
+	}
+}
+
+// A malformed value of every flag of synth sweep (its own and its models'
+// parameters): one line naming the flag, and no directory made.
+func TestBadSweepFlags(t *testing.T) {
+	dir := t.TempDir()
+	type tc struct {
+		flag string
+		args []string
+	}
+	cases := []tc{
+		{"model", []string{"--model", "lublin", "--load", "0.5"}},
+		{"load", []string{"--load", "0.9:0.5:0.1"}},
+		{"reps", []string{"--load", "0.5", "--reps", "0"}},
+		{"crn", []string{"--load", "0.5", "--crn=maybe"}},
+		{"format", []string{"--load", "0.5", "--format", "csv"}},
+	}
+	for _, m := range sweepModels {
+		for _, p := range m.Params {
+			bad, ok := badParams[m.Name][p.Name]
+			if !ok || p.Name == "load" || p.Name == "iat" {
+				continue
+			}
+			args := append([]string{"--model", m.Name, "--load", "0.5"}, bad.context...)
+			if p.Type == workload.Bool {
+				args = append(args, "--"+p.Name+"="+bad.value)
+			} else {
+				args = append(args, "--"+p.Name, bad.value)
+			}
+			cases = append(cases, tc{p.Name, args})
+		}
+	}
+	for i, c := range cases {
+		out := filepath.Join(dir, "sweep"+strconv.Itoa(i))
+		args := append(append([]string{"sweep"}, c.args...), "-o", out)
+		msg := synthMessage(args...)
+		lines := strings.Split(msg, "\n")
+		if msg == "" || len(lines) > 2 || (len(lines) == 2 && !strings.HasPrefix(lines[1], "Run 'synth")) {
+			t.Errorf("%v: message %q, want one line", args, msg)
+		}
+		if !strings.HasPrefix(lines[0], "synth: --"+c.flag+" ") && !strings.Contains(lines[0], " -"+c.flag+":") && !strings.Contains(lines[0], " -"+c.flag+" ") {
+			t.Errorf("%v: message %q does not name --%s", args, lines[0], c.flag)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v: made %s", args, out)
+		}
 	}
 }
