@@ -34,19 +34,19 @@ func contains(list []string, s string) bool {
 // optionFlag is the flag of option o.
 func optionFlag(o experiment.Option) cli.Flag {
 	switch o.Kind {
-	case experiment.Bool:
+	case experiment.BoolOption:
 		v, _ := o.Default.(bool)
 		return &cli.BoolFlag{Name: o.Flag, Value: v, Usage: o.Doc}
-	case experiment.Int:
+	case experiment.IntOption:
 		v, _ := o.Default.(int)
 		if o.Name == "j" {
 			v = runtime.GOMAXPROCS(0) // the default: the cores of the machine running
 		}
 		return &cli.IntFlag{Name: o.Flag, Value: v, Usage: o.Doc}
-	case experiment.Float:
+	case experiment.FloatOption:
 		v, _ := o.Default.(float64)
 		return &cli.Float64Flag{Name: o.Flag, Value: v, Usage: o.Doc}
-	case experiment.List:
+	case experiment.ListOption:
 		return &cli.StringSliceFlag{Name: o.Flag, Usage: o.Doc}
 	}
 	v, _ := o.Default.(string)

@@ -53,7 +53,7 @@ func TestBadOptionFlags(t *testing.T) {
 			flag = "-" + o.Flag
 		}
 		args := []string{"run", "--out", out, flag, bad, in}
-		if o.Kind == experiment.Bool {
+		if o.Kind == experiment.BoolOption {
 			args = []string{"run", "--out", out, flag + "=" + bad, in}
 		}
 		msg, _, _ := runApp(args...)

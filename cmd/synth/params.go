@@ -30,13 +30,13 @@ func contains(list []string, s string) bool {
 // paramFlag is the flag of parameter p.
 func paramFlag(p workload.Param) cli.Flag {
 	switch p.Type {
-	case workload.Int:
+	case workload.IntParam:
 		return &cli.IntFlag{Name: p.Name, Value: p.Zero().(int), Usage: p.Doc}
-	case workload.Int64:
+	case workload.Int64Param:
 		return &cli.Int64Flag{Name: p.Name, Value: p.Zero().(int64), Usage: p.Doc}
-	case workload.Float:
+	case workload.FloatParam:
 		return &cli.Float64Flag{Name: p.Name, Value: p.Zero().(float64), Usage: p.Doc}
-	case workload.Bool:
+	case workload.BoolParam:
 		return &cli.BoolFlag{Name: p.Name, Value: p.Zero().(bool), Usage: p.Doc}
 	}
 	return &cli.StringFlag{Name: p.Name, Value: p.Zero().(string), Usage: p.Doc}
@@ -57,13 +57,13 @@ func modelValues(c *cli.Context, m *workload.Model) workload.Values {
 			continue
 		}
 		switch p.Type {
-		case workload.Int:
+		case workload.IntParam:
 			v[p.Name] = c.Int(p.Name)
-		case workload.Int64:
+		case workload.Int64Param:
 			v[p.Name] = c.Int64(p.Name)
-		case workload.Float:
+		case workload.FloatParam:
 			v[p.Name] = c.Float64(p.Name)
-		case workload.Bool:
+		case workload.BoolParam:
 			v[p.Name] = c.Bool(p.Name)
 		default:
 			v[p.Name] = c.String(p.Name)

@@ -55,7 +55,7 @@ func TestBadParamFlags(t *testing.T) {
 			}
 			out := filepath.Join(dir, m.Name+"-"+p.Name+".parquet")
 			args := append([]string{m.Name}, bad.context...)
-			if p.Type == workload.Bool {
+			if p.Type == workload.BoolParam {
 				args = append(args, "--"+p.Name+"="+bad.value)
 			} else {
 				args = append(args, "--"+p.Name, bad.value)
@@ -126,7 +126,7 @@ func TestBadSweepFlags(t *testing.T) {
 				continue
 			}
 			args := append([]string{"--model", m.Name, "--load", "0.5"}, bad.context...)
-			if p.Type == workload.Bool {
+			if p.Type == workload.BoolParam {
 				args = append(args, "--"+p.Name+"="+bad.value)
 			} else {
 				args = append(args, "--"+p.Name, bad.value)

@@ -20,11 +20,11 @@ type Kind int
 
 // Option kinds.
 const (
-	String Kind = iota
-	Bool
-	Int
-	Float
-	List // of strings: comma-separated and repeatable as a flag, an array as a plan key
+	StringOption Kind = iota
+	BoolOption
+	IntOption
+	FloatOption
+	ListOption // of strings: comma-separated and repeatable as a flag, an array as a plan key
 )
 
 // Option declares one replay option: its name (used in errors and
@@ -46,30 +46,30 @@ type Option struct {
 // ReplayOptions declares every replay option, in the order of
 // `replay run --help`.
 var ReplayOptions = []Option{
-	{Name: "machine", Flag: "machine", Key: "machines", Kind: String, Doc: "machine for every trace (flat:N, mesh:WxH, cube:n); default: the trace's hint, else flat:MaxProcs",
+	{Name: "machine", Flag: "machine", Key: "machines", Kind: StringOption, Doc: "machine for every trace (flat:N, mesh:WxH, cube:n); default: the trace's hint, else flat:MaxProcs",
 		KeyDoc: "machines, an array: every trace runs on each (default: each trace's machine)"},
-	{Name: "mode", Flag: "mode", Key: "mode", Kind: String, Default: catalog.ModeRigid, Doc: "rigid (jobs hold their processors from start to end) or malleable (Guha 1995 dynamic space sharing: fractional allocations repartitioned at every arrival and departure; needs the trace's work and efficiency columns; allocator share, schedulers eq, alpha, lrwf, mrwf, wk, we, wf)"},
-	{Name: "alloc", Flag: "alloc", Key: "allocs", Kind: List, Doc: "allocator specs, comma-separated, repeatable (default: every compatible one)"},
-	{Name: "sched", Flag: "sched", Key: "scheds", Kind: List, Doc: "scheduler specs, comma-separated, repeatable, e.g. fcfs,mq:q=32,order=down (default: every compatible one)"},
-	{Name: "out", Flag: "out", Kind: String, Default: "out", Doc: "output directory"},
-	{Name: "j", Flag: "j", Kind: Int, Doc: "parallel runs"},
-	{Name: "check", Flag: "check", Key: "check", Kind: Bool, Doc: "verify engine invariants (no processor held twice, capacity, causality)"},
-	{Name: "shape", Flag: "shape", Key: "shape", Kind: String, Default: mesh.ShapeSquare, Doc: "mesh machines: the w×h request of a job that gives only a processor count n: square (the most square w×h ≥ n with h = ⌈n/w⌉), row (n×1) or exact (a factor pair w·h = n); a job with no shape that fits is rejected"},
-	{Name: "comm", Flag: "comm", Key: "comm", Kind: String, Default: network.Off, Doc: "mesh machines: communication model: off (a job's residence is its run time, as Chu 1995 assumes), analytic (contention-free latency) or wormhole (packet-level XY wormhole simulation), with parameters, e.g. wormhole:ts=3,plen=8,msgs=5,unit=round (Bani-Mohammad et al. 2006; model/network): a job's residence is its communication time plus its run time",
+	{Name: "mode", Flag: "mode", Key: "mode", Kind: StringOption, Default: catalog.ModeRigid, Doc: "rigid (jobs hold their processors from start to end) or malleable (Guha 1995 dynamic space sharing: fractional allocations repartitioned at every arrival and departure; needs the trace's work and efficiency columns; allocator share, schedulers eq, alpha, lrwf, mrwf, wk, we, wf)"},
+	{Name: "alloc", Flag: "alloc", Key: "allocs", Kind: ListOption, Doc: "allocator specs, comma-separated, repeatable (default: every compatible one)"},
+	{Name: "sched", Flag: "sched", Key: "scheds", Kind: ListOption, Doc: "scheduler specs, comma-separated, repeatable, e.g. fcfs,mq:q=32,order=down (default: every compatible one)"},
+	{Name: "out", Flag: "out", Kind: StringOption, Default: "out", Doc: "output directory"},
+	{Name: "j", Flag: "j", Kind: IntOption, Doc: "parallel runs"},
+	{Name: "check", Flag: "check", Key: "check", Kind: BoolOption, Doc: "verify engine invariants (no processor held twice, capacity, causality)"},
+	{Name: "shape", Flag: "shape", Key: "shape", Kind: StringOption, Default: mesh.ShapeSquare, Doc: "mesh machines: the w×h request of a job that gives only a processor count n: square (the most square w×h ≥ n with h = ⌈n/w⌉), row (n×1) or exact (a factor pair w·h = n); a job with no shape that fits is rejected"},
+	{Name: "comm", Flag: "comm", Key: "comm", Kind: StringOption, Default: network.Off, Doc: "mesh machines: communication model: off (a job's residence is its run time, as Chu 1995 assumes), analytic (contention-free latency) or wormhole (packet-level XY wormhole simulation), with parameters, e.g. wormhole:ts=3,plen=8,msgs=5,unit=round (Bani-Mohammad et al. 2006; model/network): a job's residence is its communication time plus its run time",
 		KeyDoc: "a setting or an array of settings (a dimension of the cells)"},
-	{Name: "estimates", Flag: "estimates", Key: "estimates", Kind: String, Default: engine.EstimatesRequested, Doc: "runtime estimates: requested (user's requested time when known, else actual) or actual"},
-	{Name: "bsld-tau", Flag: "bsld-tau", Key: "bsld_tau", Kind: Float, Default: DefaultBsldTau, Doc: "bounded-slowdown threshold τ (seconds)"},
-	{Name: "warmup", Flag: "warmup", Key: "warmup", Kind: Int, Doc: "leave the first N jobs out of the statistics"},
-	{Name: "until-last-arrival", Flag: "until-last-arrival", Key: "until_last_arrival", Kind: Bool, Doc: "leave jobs finishing after the last arrival out of the statistics"},
-	{Name: "until", Flag: "until", Key: "until", Kind: Float, Doc: "stop every run at time `T`: the observation window [0, T] (generated, completed, allocated, delay, throughput, utilization and power in the summary's window_* columns; jobs not completed by T are left out of the per-job statistics)"},
-	{Name: "keep-partial", Flag: "keep-partial", Key: "keep_partial", Kind: Bool, Doc: "replay partial SWF records (status 2-4) instead of dropping them"},
-	{Name: "no-series", Flag: "no-series", Key: "series", Kind: Bool, Doc: "do not write series.parquet", KeyDoc: "write the series table (default true)"},
-	{Name: "no-jobs", Key: "jobs", Kind: Bool, Doc: "write no jobs table", KeyDoc: "write the jobs table (default true)"},
-	{Name: "placement", Flag: "placement", Key: "placement", Kind: Bool, Default: true, Doc: "record where each job ran in the placement column of jobs.parquet (--placement=false: an empty column, about 20% faster on large runs)"},
-	{Name: "table", Flag: "table", Kind: String, Default: TableAuto, Doc: "terminal summary: auto (compact above 40 rows), full (every run) or compact (replications pooled, mean ± 95% CI)"},
-	{Name: "force-memory", Flag: "force-memory", Kind: Bool, Doc: "run even when the estimated memory exceeds what is available"},
-	{Name: "quiet", Flag: "quiet", Kind: Bool, Doc: "no progress line and no summary table"},
-	{Name: "strict", Flag: "strict", Kind: Bool, Doc: "read traces strictly (anomalies are errors, not warnings)"},
+	{Name: "estimates", Flag: "estimates", Key: "estimates", Kind: StringOption, Default: engine.EstimatesRequested, Doc: "runtime estimates: requested (user's requested time when known, else actual) or actual"},
+	{Name: "bsld-tau", Flag: "bsld-tau", Key: "bsld_tau", Kind: FloatOption, Default: DefaultBsldTau, Doc: "bounded-slowdown threshold τ (seconds)"},
+	{Name: "warmup", Flag: "warmup", Key: "warmup", Kind: IntOption, Doc: "leave the first N jobs out of the statistics"},
+	{Name: "until-last-arrival", Flag: "until-last-arrival", Key: "until_last_arrival", Kind: BoolOption, Doc: "leave jobs finishing after the last arrival out of the statistics"},
+	{Name: "until", Flag: "until", Key: "until", Kind: FloatOption, Doc: "stop every run at time `T`: the observation window [0, T] (generated, completed, allocated, delay, throughput, utilization and power in the summary's window_* columns; jobs not completed by T are left out of the per-job statistics)"},
+	{Name: "keep-partial", Flag: "keep-partial", Key: "keep_partial", Kind: BoolOption, Doc: "replay partial SWF records (status 2-4) instead of dropping them"},
+	{Name: "no-series", Flag: "no-series", Key: "series", Kind: BoolOption, Doc: "do not write series.parquet", KeyDoc: "write the series table (default true)"},
+	{Name: "no-jobs", Key: "jobs", Kind: BoolOption, Doc: "write no jobs table", KeyDoc: "write the jobs table (default true)"},
+	{Name: "placement", Flag: "placement", Key: "placement", Kind: BoolOption, Default: true, Doc: "record where each job ran in the placement column of jobs.parquet (--placement=false: an empty column, about 20% faster on large runs)"},
+	{Name: "table", Flag: "table", Kind: StringOption, Default: TableAuto, Doc: "terminal summary: auto (compact above 40 rows), full (every run) or compact (replications pooled, mean ± 95% CI)"},
+	{Name: "force-memory", Flag: "force-memory", Kind: BoolOption, Doc: "run even when the estimated memory exceeds what is available"},
+	{Name: "quiet", Flag: "quiet", Kind: BoolOption, Doc: "no progress line and no summary table"},
+	{Name: "strict", Flag: "strict", Kind: BoolOption, Doc: "read traces strictly (anomalies are errors, not warnings)"},
 }
 
 // OptionNamed returns the declaration of the option named name.

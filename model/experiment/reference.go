@@ -50,4 +50,4 @@ func WriteReference(w io.Writer) error {
 	return err
 }
 
-var kindNames = map[Kind]string{String: "string", Bool: "bool", Int: "int", Float: "float", List: "list of strings"}
+var kindNames = map[Kind]string{StringOption: "string", BoolOption: "bool", IntOption: "int", FloatOption: "float", ListOption: "list of strings"}

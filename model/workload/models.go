@@ -7,20 +7,20 @@ import (
 	"strings"
 )
 
-// Type is the type of a model parameter's value.
-type Type int
+// ParamType is the type of a model parameter's value.
+type ParamType int
 
 // Parameter types; a Values entry of each holds a string, int, int64,
 // float64 or bool.
 const (
-	String Type = iota
-	Int
-	Int64
-	Float
-	Bool
+	StringParam ParamType = iota
+	IntParam
+	Int64Param
+	FloatParam
+	BoolParam
 )
 
-func (t Type) String() string {
+func (t ParamType) String() string {
 	return [...]string{"string", "int", "int", "float", "bool"}[t]
 }
 
@@ -41,7 +41,7 @@ const (
 // usage and Source the paper the parameter comes from.
 type Param struct {
 	Name    string
-	Type    Type
+	Type    ParamType
 	Default any
 	Choices []string
 	Range   string
@@ -59,13 +59,13 @@ func (p Param) Zero() any {
 		return p.Default
 	}
 	switch p.Type {
-	case Int:
+	case IntParam:
 		return 0
-	case Int64:
+	case Int64Param:
 		return int64(0)
-	case Float:
+	case FloatParam:
 		return 0.0
-	case Bool:
+	case BoolParam:
 		return false
 	}
 	return ""
@@ -228,10 +228,10 @@ func ModelNamed(name string) (*Model, bool) {
 
 // The parameters shared by the models' arrival processes.
 var (
-	paramHorizon = Param{Name: "horizon", Type: Float, Range: "≥ 0", Doc: "generate arrivals up to this time instead of --jobs"}
-	paramSeed    = Param{Name: "seed", Type: Int64, Default: int64(DefaultSeed), Doc: "random seed"}
-	paramLoad    = Param{Name: "load", Type: Float, Range: "> 0", Scope: FlagOnly, Doc: "target offered load ρ (sets the arrival rate from the model's exact means)"}
-	paramIAT     = Param{Name: "iat", Type: Float, Range: "> 0", Scope: FlagOnly, Doc: "mean inter-arrival time 1/λ, instead of --load (GABL's load is 1/IAT; Guha's Appendix IATs)"}
+	paramHorizon = Param{Name: "horizon", Type: FloatParam, Range: "≥ 0", Doc: "generate arrivals up to this time instead of --jobs"}
+	paramSeed    = Param{Name: "seed", Type: Int64Param, Default: int64(DefaultSeed), Doc: "random seed"}
+	paramLoad    = Param{Name: "load", Type: FloatParam, Range: "> 0", Scope: FlagOnly, Doc: "target offered load ρ (sets the arrival rate from the model's exact means)"}
+	paramIAT     = Param{Name: "iat", Type: FloatParam, Range: "> 0", Scope: FlagOnly, Doc: "mean inter-arrival time 1/λ, instead of --load (GABL's load is 1/IAT; Guha's Appendix IATs)"}
 )
 
 // WorkloadModel is rigid jobs on a flat machine, a mesh or a hypercube
@@ -240,24 +240,24 @@ var WorkloadModel = Model{
 	Name: "workload",
 	Doc:  "rigid jobs on a flat machine, mesh or hypercube (Chu 1995 §3, Mohapatra, Yu & Das 1995 §4, Bani-Mohammad et al. 2006)",
 	Params: []Param{
-		{Name: "machine", Type: String, Default: DefaultMachine, Range: "flat:N, mesh:WxH or cube:n", Doc: "machine: flat:N, mesh:WxH or cube:n"},
-		{Name: "size", Type: String, Default: DefaultSize, Range: "by machine kind, see the doc", Doc: "job sizes; mesh: uniform, increasing, decreasing, square-uniform, square-increasing, square-decreasing, exponential (Chu §3 / Zhu); cube: uniform, normal (Mohapatra, Yu & Das 1995 §4); flat: uniform, exponential, log2", Source: "Chu 1995 §3; Mohapatra, Yu & Das 1995 §4"},
-		{Name: "size-mean", Type: Float, Range: "≥ 0", Doc: "exponential sizes: mean of the exponential before truncation (default: a quarter of the largest size)"},
-		{Name: "size-max", Type: Int, Range: "≥ 0, at most the machine's limit", Doc: "largest request: mesh side, flat processors or cube dimension (default: the machine's limit; cube: n−1)"},
-		{Name: "service", Type: String, Default: DefaultService, Choices: []string{ServiceExp, ServiceUniform, ServiceDet, ServiceH2}, Doc: "service time: exp, uniform (0..2·mean), det, h2"},
-		{Name: "mean", Type: Float, Default: DefaultMean, Range: "> 0", Doc: "mean service (residence) time; Chu's EXTM = 10, Mohapatra, Yu & Das 1995 use 5", Source: "Chu 1995; Mohapatra, Yu & Das 1995"},
-		{Name: "cv", Type: Float, Default: DefaultCV, Range: "≥ 1 (h2)", Doc: "h2: coefficient of variation C_x (Mohapatra, Yu & Das 1995: 4)", Source: "Mohapatra, Yu & Das 1995"},
-		{Name: "h2-alpha", Type: Float, Default: DefaultH2Alpha, Range: "(0, 1) (h2)", Doc: "h2: probability of the short branch α (Mohapatra, Yu & Das 1995: 0.95)", Source: "Mohapatra, Yu & Das 1995"},
-		{Name: "h2", Type: String, Default: DefaultH2, Choices: []string{H2Alpha, H2Balanced}, Doc: "h2 parameterisation: alpha (Mohapatra, Yu & Das 1995, uses --h2-alpha) or balanced (balanced means, Guha 1995)", Source: "Mohapatra, Yu & Das 1995; Guha 1995"},
-		{Name: "coupling", Type: String, Default: DefaultCoupling, Choices: []string{CouplingDependent, CouplingIndependent}, Doc: "size–demand coupling (Mohapatra, Yu & Das 1995): dependent (residence independent of size) or independent (demand shared, residence = demand/procs)", Source: "Mohapatra, Yu & Das 1995"},
-		{Name: "estimates", Type: String, Default: DefaultEstimates, Range: "exact, eet:c=C or factor:x=X", Doc: "user estimates: exact, eet:c=C (Chu §7.3: Normal(y, c·y) clipped at 0) or factor:x=X", Source: "Chu 1995 §7.3"},
-		{Name: "arrivals", Type: String, Default: DefaultArrivals, Choices: []string{ArrivalsPoisson, ArrivalsUniform, ArrivalsDet}, Doc: "inter-arrival times: poisson (exponential), uniform (0..2·IAT) or det"},
+		{Name: "machine", Type: StringParam, Default: DefaultMachine, Range: "flat:N, mesh:WxH or cube:n", Doc: "machine: flat:N, mesh:WxH or cube:n"},
+		{Name: "size", Type: StringParam, Default: DefaultSize, Range: "by machine kind, see the doc", Doc: "job sizes; mesh: uniform, increasing, decreasing, square-uniform, square-increasing, square-decreasing, exponential (Chu §3 / Zhu); cube: uniform, normal (Mohapatra, Yu & Das 1995 §4); flat: uniform, exponential, log2", Source: "Chu 1995 §3; Mohapatra, Yu & Das 1995 §4"},
+		{Name: "size-mean", Type: FloatParam, Range: "≥ 0", Doc: "exponential sizes: mean of the exponential before truncation (default: a quarter of the largest size)"},
+		{Name: "size-max", Type: IntParam, Range: "≥ 0, at most the machine's limit", Doc: "largest request: mesh side, flat processors or cube dimension (default: the machine's limit; cube: n−1)"},
+		{Name: "service", Type: StringParam, Default: DefaultService, Choices: []string{ServiceExp, ServiceUniform, ServiceDet, ServiceH2}, Doc: "service time: exp, uniform (0..2·mean), det, h2"},
+		{Name: "mean", Type: FloatParam, Default: DefaultMean, Range: "> 0", Doc: "mean service (residence) time; Chu's EXTM = 10, Mohapatra, Yu & Das 1995 use 5", Source: "Chu 1995; Mohapatra, Yu & Das 1995"},
+		{Name: "cv", Type: FloatParam, Default: DefaultCV, Range: "≥ 1 (h2)", Doc: "h2: coefficient of variation C_x (Mohapatra, Yu & Das 1995: 4)", Source: "Mohapatra, Yu & Das 1995"},
+		{Name: "h2-alpha", Type: FloatParam, Default: DefaultH2Alpha, Range: "(0, 1) (h2)", Doc: "h2: probability of the short branch α (Mohapatra, Yu & Das 1995: 0.95)", Source: "Mohapatra, Yu & Das 1995"},
+		{Name: "h2", Type: StringParam, Default: DefaultH2, Choices: []string{H2Alpha, H2Balanced}, Doc: "h2 parameterisation: alpha (Mohapatra, Yu & Das 1995, uses --h2-alpha) or balanced (balanced means, Guha 1995)", Source: "Mohapatra, Yu & Das 1995; Guha 1995"},
+		{Name: "coupling", Type: StringParam, Default: DefaultCoupling, Choices: []string{CouplingDependent, CouplingIndependent}, Doc: "size–demand coupling (Mohapatra, Yu & Das 1995): dependent (residence independent of size) or independent (demand shared, residence = demand/procs)", Source: "Mohapatra, Yu & Das 1995"},
+		{Name: "estimates", Type: StringParam, Default: DefaultEstimates, Range: "exact, eet:c=C or factor:x=X", Doc: "user estimates: exact, eet:c=C (Chu §7.3: Normal(y, c·y) clipped at 0) or factor:x=X", Source: "Chu 1995 §7.3"},
+		{Name: "arrivals", Type: StringParam, Default: DefaultArrivals, Choices: []string{ArrivalsPoisson, ArrivalsUniform, ArrivalsDet}, Doc: "inter-arrival times: poisson (exponential), uniform (0..2·IAT) or det"},
 		paramHorizon,
-		{Name: "jobs", Type: Int, Default: DefaultJobs, Range: fmt.Sprintf("1..%d", MaxJobs), Doc: "number of jobs (Chu: 50,000 per run)", Source: "Chu 1995"},
+		{Name: "jobs", Type: IntParam, Default: DefaultJobs, Range: fmt.Sprintf("1..%d", MaxJobs), Doc: "number of jobs (Chu: 50,000 per run)", Source: "Chu 1995"},
 		paramSeed,
-		{Name: "name", Type: String, Scope: FlagOnly, Doc: "trace name (default: the output file's base name; sweep: the file-name prefix, default the model)"},
-		{Name: "priorities", Type: Int, Range: "≥ 0", Doc: "priority classes K: each job's priority drawn uniformly from 0..K−1, higher more urgent (pcw; 0: none, -1 in the trace)", Source: "pcw"},
-		{Name: "laxity", Type: String, Range: "A or A-B, 1 ≤ A ≤ B", Doc: "deadlines: submit + run × U(A, B) for A-B, or × A (1 ≤ A ≤ B; pcw; default none, -1 in the trace)", Source: "pcw"},
+		{Name: "name", Type: StringParam, Scope: FlagOnly, Doc: "trace name (default: the output file's base name; sweep: the file-name prefix, default the model)"},
+		{Name: "priorities", Type: IntParam, Range: "≥ 0", Doc: "priority classes K: each job's priority drawn uniformly from 0..K−1, higher more urgent (pcw; 0: none, -1 in the trace)", Source: "pcw"},
+		{Name: "laxity", Type: StringParam, Range: "A or A-B, 1 ≤ A ≤ B", Doc: "deadlines: submit + run × U(A, B) for A-B, or × A (1 ≤ A ≤ B; pcw; default none, -1 in the trace)", Source: "pcw"},
 		paramLoad,
 		paramIAT,
 	},
@@ -269,19 +269,19 @@ var MalleableModel = Model{
 	Name: "malleable",
 	Doc:  "malleable jobs with work, efficiency and parallelism cap (Guha 1995, York CS-95-03, Ch. 3)",
 	Params: []Param{
-		{Name: "procs", Type: Int, Default: DefaultMalleableProcs, Range: "≥ 2", Doc: "processors P (Guha: 100)", Source: "Guha 1995"},
-		{Name: "work-mean", Type: Float, Default: DefaultWorkMean, Range: "> 0", Doc: "mean work W̄ (Guha: 1000)", Source: "Guha 1995"},
-		{Name: "work-cv", Type: Float, Default: DefaultWorkCV, Range: "0 or ≥ 1", Doc: "work coefficient of variation C_W: 0 (fixed) or ≥ 1 (balanced H2; Guha: 0, 1, 5, 10, 30)", Source: "Guha 1995"},
-		{Name: "eff", Type: String, Default: DefaultEff, Range: "100/P ≤ ε_min ≤ ε_max < 100", Doc: "effective efficiency range ε_min-ε_max in percent, 100/P ≤ ε < 100 (Guha Table 3.2)", Source: "Guha 1995 Table 3.2"},
-		{Name: "eff-dist", Type: String, Default: DefaultEffDist, Choices: []string{EffUniform, EffBeta}, Doc: "efficiency distribution: uniform (integers) or beta (100·Beta matching the range's mean and variance)", Source: "Guha 1995"},
-		{Name: "beta-p", Type: Float, Range: "> 0 with beta-q, or 0", Doc: "eff-dist beta: explicit p (with --beta-q)"},
-		{Name: "beta-q", Type: Float, Range: "> 0 with beta-p, or 0", Doc: "eff-dist beta: explicit q (with --beta-p)"},
-		{Name: "perfect", Type: Bool, Doc: "perfect efficiency: β = ∞, γ = p (ε = 100)", Source: "Guha 1995"},
-		{Name: "cap-mean", Type: Float, Range: "0 or ≥ 1", Doc: "input mean of the bounded-geometric parallelism cap N_i on 1..P (Guha §7.5; the observed mean is below both this and (P+1)/2); 0: no cap", Source: "Guha 1995 §7.5"},
+		{Name: "procs", Type: IntParam, Default: DefaultMalleableProcs, Range: "≥ 2", Doc: "processors P (Guha: 100)", Source: "Guha 1995"},
+		{Name: "work-mean", Type: FloatParam, Default: DefaultWorkMean, Range: "> 0", Doc: "mean work W̄ (Guha: 1000)", Source: "Guha 1995"},
+		{Name: "work-cv", Type: FloatParam, Default: DefaultWorkCV, Range: "0 or ≥ 1", Doc: "work coefficient of variation C_W: 0 (fixed) or ≥ 1 (balanced H2; Guha: 0, 1, 5, 10, 30)", Source: "Guha 1995"},
+		{Name: "eff", Type: StringParam, Default: DefaultEff, Range: "100/P ≤ ε_min ≤ ε_max < 100", Doc: "effective efficiency range ε_min-ε_max in percent, 100/P ≤ ε < 100 (Guha Table 3.2)", Source: "Guha 1995 Table 3.2"},
+		{Name: "eff-dist", Type: StringParam, Default: DefaultEffDist, Choices: []string{EffUniform, EffBeta}, Doc: "efficiency distribution: uniform (integers) or beta (100·Beta matching the range's mean and variance)", Source: "Guha 1995"},
+		{Name: "beta-p", Type: FloatParam, Range: "> 0 with beta-q, or 0", Doc: "eff-dist beta: explicit p (with --beta-q)"},
+		{Name: "beta-q", Type: FloatParam, Range: "> 0 with beta-p, or 0", Doc: "eff-dist beta: explicit q (with --beta-p)"},
+		{Name: "perfect", Type: BoolParam, Doc: "perfect efficiency: β = ∞, γ = p (ε = 100)", Source: "Guha 1995"},
+		{Name: "cap-mean", Type: FloatParam, Range: "0 or ≥ 1", Doc: "input mean of the bounded-geometric parallelism cap N_i on 1..P (Guha §7.5; the observed mean is below both this and (P+1)/2); 0: no cap", Source: "Guha 1995 §7.5"},
 		paramHorizon,
-		{Name: "jobs", Type: Int, Default: DefaultMalleableJobs, Range: fmt.Sprintf("1..%d", MaxJobs), Doc: "number of jobs (Guha: ≥ 500,000 per trial)", Source: "Guha 1995"},
+		{Name: "jobs", Type: IntParam, Default: DefaultMalleableJobs, Range: fmt.Sprintf("1..%d", MaxJobs), Doc: "number of jobs (Guha: ≥ 500,000 per trial)", Source: "Guha 1995"},
 		paramSeed,
-		{Name: "name", Type: String, Scope: FlagOnly, Doc: "trace name (default: the output file's base name)"},
+		{Name: "name", Type: StringParam, Scope: FlagOnly, Doc: "trace name (default: the output file's base name)"},
 		paramLoad,
 		paramIAT,
 	},
@@ -292,11 +292,11 @@ var LublinModel = Model{
 	Name: "lublin",
 	Doc:  "rigid batch and interactive jobs from the Lublin–Feitelson (JPDC 2003) model, times in seconds",
 	Params: []Param{
-		{Name: "procs", Type: Int, Default: DefaultLublinProcs, Range: fmt.Sprintf("a power of two in %d..%d", 1<<lfMinLog2Procs, 1<<lfMaxLog2Procs), Doc: "machine size, a power of two in 32..2^20 (the published constants are for 128)", Source: "Lublin & Feitelson 2003"},
-		{Name: "jobs", Type: Int, Default: DefaultLublinJobs, Range: fmt.Sprintf("1..%d", MaxJobs), Doc: "number of jobs"},
-		{Name: "estimates", Type: String, Default: DefaultEstimates, Range: "exact, eet:c=C or factor:x=X", Doc: "user estimates: exact, eet:c=C or factor:x=X"},
+		{Name: "procs", Type: IntParam, Default: DefaultLublinProcs, Range: fmt.Sprintf("a power of two in %d..%d", 1<<lfMinLog2Procs, 1<<lfMaxLog2Procs), Doc: "machine size, a power of two in 32..2^20 (the published constants are for 128)", Source: "Lublin & Feitelson 2003"},
+		{Name: "jobs", Type: IntParam, Default: DefaultLublinJobs, Range: fmt.Sprintf("1..%d", MaxJobs), Doc: "number of jobs"},
+		{Name: "estimates", Type: StringParam, Default: DefaultEstimates, Range: "exact, eet:c=C or factor:x=X", Doc: "user estimates: exact, eet:c=C or factor:x=X"},
 		paramSeed,
-		{Name: "name", Type: String, Scope: FlagOnly, Doc: "trace name (default: the output file's base name)"},
+		{Name: "name", Type: StringParam, Scope: FlagOnly, Doc: "trace name (default: the output file's base name)"},
 	},
 }
 
