@@ -523,14 +523,15 @@ func (f *File) pairs(m policy.Machine, wi int) ([]catalog.Pair, error) {
 	if scheds != nil && len(scheds) == 0 {
 		return nil, f.errAt("no scheduler of the list supports machine %s: the plan has no pair to run on it", []any{m}, schedKey...)
 	}
-	// The allocators alone first (with every scheduler), so that an
-	// error is put at the key it concerns without reading its text.
-	if _, err := catalog.PairsIn(r.Mode, m, allocs, nil); err != nil {
-		return nil, f.errAt("%v", []any{err}, "replay", "allocs")
-	}
 	pairs, err := catalog.PairsIn(r.Mode, m, allocs, scheds)
 	if err != nil {
-		return nil, f.errAt("%v", []any{err}, schedKey...)
+		// Put the error at the key it concerns without reading its text:
+		// the allocators' when they fail alone (with every scheduler).
+		key := schedKey
+		if _, aerr := catalog.PairsIn(r.Mode, m, allocs, nil); aerr != nil {
+			key = []string{"replay", "allocs"}
+		}
+		return nil, f.errAt("%v", []any{err}, key...)
 	}
 	return pairs, nil
 }

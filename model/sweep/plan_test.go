@@ -47,6 +47,7 @@ func TestPlanErrors(t *testing.T) {
 		{"no loads", strings.Replace(basePlan, "loads = [0.5, 0.8]\n", ``, 1), `p.toml:2: workload[1].loads: a model workload needs loads`},
 		{"unknown policy", strings.Replace(basePlan, `"fcfs", "easy"`, `"fcfs", "nosuch"`, 1), `p.toml:11: replay.scheds: "nosuch": unknown scheduler "nosuch"`},
 		{"bad parameter", strings.Replace(basePlan, `"fcfs", "easy"`, `"mq:q=0"`, 1), `p.toml:11: replay.scheds: scheduler mq:q=0:`},
+		{"bad allocator parameter", strings.Replace(basePlan, `"count", "contig"`, `"count:x=1"`, 1), `p.toml:10: replay.allocs: allocator count`},
 		{"empty pair list", strings.Replace(basePlan, `scheds = ["fcfs", "easy"]`, `scheds = []`, 1), `p.toml:11: replay.scheds: an empty list`},
 		{"no pair on the machine", basePlan + `machines = ["mesh:4x4"]` + "\n", `p.toml:10: replay.allocs: no allocator of the list supports machine mesh:4x4`},
 		{"bad machine", basePlan + `machines = ["flat:0"]` + "\n", `p.toml:13: replay.machines[1]:`},
