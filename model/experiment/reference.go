@@ -32,7 +32,10 @@ func WriteReference(w io.Writer) error {
 		if o.KeyDoc != "" {
 			doc += "; plan key: " + o.KeyDoc
 		}
-		def := "–"
+		def := map[Kind]string{BoolOption: "false", IntOption: "0", FloatOption: "0"}[o.Kind]
+		if def == "" {
+			def = "–"
+		}
 		switch d := o.Default.(type) {
 		case string:
 			def = "`" + d + "`"
