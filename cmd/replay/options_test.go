@@ -170,3 +170,34 @@ func TestReplayOptionsDocCurrent(t *testing.T) {
 		t.Errorf("docs/replay-options.md is not current: run go generate ./cmd/replay")
 	}
 }
+
+// A malformed value of every checked flag of replay sweep: one line naming
+// the flag, and nothing written.
+func TestBadSweepFlags(t *testing.T) {
+	dir := t.TempDir()
+	plan := filepath.Join(dir, "ok.toml")
+	if err := os.WriteFile(plan, []byte("name = \"t\"\n[[workload]]\nmodel = \"workload\"\nloads = [0.5]\njobs = 20\n[replay]\nscheds = [\"fcfs\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		flag string
+		args []string
+	}{
+		{"-j", []string{"-j", "0"}},
+		{"--shard", []string{"--shard", "3/2"}},
+		{"--emit", []string{"--emit", "bogus"}},
+		{"--shards", []string{"--emit", "slurm", "--shards", "0"}},
+		{"--resume", []string{"--resume=maybe"}},
+	} {
+		out := filepath.Join(dir, "out"+c.flag)
+		args := append(append([]string{"sweep", "--quiet", "--out", out}, c.args...), plan)
+		msg, stdout, _ := runApp(args...)
+		line := oneLine(t, strings.Join(args, " "), msg)
+		if !strings.HasPrefix(line, "replay: "+c.flag+" ") && !strings.Contains(line, " "+strings.TrimLeft(c.flag, "-")+":") && !strings.Contains(line, " -"+strings.TrimLeft(c.flag, "-")+":") {
+			t.Errorf("%v: message %q does not name %s", args, line, c.flag)
+		}
+		if _, err := os.Stat(out); err == nil || stdout != "" {
+			t.Errorf("%v: wrote %s or printed %q", args, out, stdout)
+		}
+	}
+}

@@ -56,7 +56,7 @@ func runSweep(c *cli.Context) error {
 	if s := c.String("shard"); s != "" {
 		var err error
 		if shard, err = sweep.ParseShard(s); err != nil {
-			return err
+			return fmt.Errorf("--%w", err) // `shard "x": ...`: the flag's name
 		}
 	}
 	plan, err := sweep.Load(c.Args().First())
@@ -180,6 +180,9 @@ func emitScripts(c *cli.Context, plan *sweep.Plan, out string) error {
 	outPath, err := abs(out)
 	if err != nil {
 		return err
+	}
+	if n := c.Int("shards"); n < 1 {
+		return fmt.Errorf("--shards %d: want at least 1 shard", n)
 	}
 	bin := c.String("replay")
 	if bin == "" {
