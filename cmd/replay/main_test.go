@@ -21,12 +21,12 @@ func TestSplitSpecs(t *testing.T) {
 		{[]string{"mq:q=32,order=down,by=procs", "sa:wtl=500"}, "mq:q=32,order=down,by=procs|sa:wtl=500"},
 		{[]string{" fcfs , ,sjf"}, "fcfs|sjf"},
 	} {
-		got, err := splitSpecs(c.in)
+		got, err := splitSpecs("sched", c.in)
 		if err != nil || strings.Join(got, "|") != c.want {
 			t.Errorf("splitSpecs(%q) = %q, %v; want %q", c.in, got, err, c.want)
 		}
 	}
-	if _, err := splitSpecs([]string{"q=3,fcfs"}); err == nil {
+	if _, err := splitSpecs("sched", []string{"q=3,fcfs"}); err == nil {
 		t.Errorf("a leading parameter was accepted")
 	}
 }

@@ -20,7 +20,7 @@ func TestSplitSpecsErrors(t *testing.T) {
 		{[]string{""}, "empty"},
 		{[]string{" , "}, "empty"},
 	} {
-		_, err := splitSpecs(c.in)
+		_, err := splitSpecs("sched", c.in)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("splitSpecs(%q): err %v, want %q", c.in, err, c.want)
 		}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -14,6 +13,7 @@ import (
 	xcli "github.com/schedlab/schedlab/cmd/internal/cli"
 
 	"github.com/schedlab/schedlab/analysis/report"
+	"github.com/schedlab/schedlab/model/experiment"
 	"github.com/schedlab/schedlab/model/sweep"
 	"github.com/schedlab/schedlab/model/workload"
 )
@@ -25,7 +25,7 @@ func sweepCommand() *cli.Command {
 		ArgsUsage: "PLAN.toml",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "dataset directory (default: out/NAME, NAME the plan's name)"},
-			&cli.IntFlag{Name: "j", Value: runtime.GOMAXPROCS(0), Usage: "parallel runs"},
+			optionFlags("j")[0],
 			&cli.StringFlag{Name: "shard", Usage: "run only shard i of n (i/n, 1-based): a stable assignment balanced by estimated cost"},
 			&cli.BoolFlag{Name: "resume", Usage: "skip the cells whose files are complete"},
 			&cli.BoolFlag{Name: "list", Usage: "print the plan's cells (with --shard: that shard's; with --shards N: each cell's shard) and exit"},
@@ -49,14 +49,14 @@ func runSweep(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return fmt.Errorf("sweep: want one PLAN file, got %d arguments", c.NArg())
 	}
-	if j := c.Int("j"); j < 1 {
-		return fmt.Errorf("-j %d: want at least 1 worker", j)
+	if err := experiment.CheckWorkers(c.Int("j")); err != nil {
+		return flagError(err)
 	}
 	var shard sweep.Shard
 	if s := c.String("shard"); s != "" {
 		var err error
 		if shard, err = sweep.ParseShard(s); err != nil {
-			return err
+			return fmt.Errorf("--%w", err) // `shard "x": ...`: the flag's name
 		}
 	}
 	plan, err := sweep.Load(c.Args().First())
@@ -180,6 +180,9 @@ func emitScripts(c *cli.Context, plan *sweep.Plan, out string) error {
 	outPath, err := abs(out)
 	if err != nil {
 		return err
+	}
+	if n := c.Int("shards"); n < 1 {
+		return fmt.Errorf("--shards %d: want at least 1 shard", n)
 	}
 	bin := c.String("replay")
 	if bin == "" {

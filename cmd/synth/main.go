@@ -3,6 +3,8 @@
 // synthetic workloads from the stochastic models of the source papers.
 package main
 
+//go:generate sh -c "go run . docs > ../../docs/workloads.md"
+
 import (
 	"os"
 
@@ -19,7 +21,7 @@ func main() {
 		Commands: append([]*cli.Command{
 			convertCommand(),
 			inspectCommand(),
-		}, generatorCommands...),
+		}, append(generatorCommands, docsCommand())...),
 		HideHelpCommand: true,
 	}
 	xcli.Main(app, os.Args)

@@ -4,8 +4,8 @@
 // the results contract of model/schema (jobs.parquet, summary.parquet,
 // series.parquet).
 //
-// The package is split by concern: plan.go validates options and orders
-// the runs; pool.go runs them over workers and emits them in order;
+// The package is split by concern: options.go declares and validates the
+// replay options; plan.go orders the runs; pool.go runs them over workers and emits them in order;
 // stats.go turns an engine result into rows; sink.go streams the rows to
 // temporary files committed all at once; table.go prints the terminal
 // summary.
@@ -55,15 +55,11 @@ package experiment
 
 import (
 	"fmt"
-	"math"
-	"runtime"
 	"sort"
 	"sync"
 
 	"github.com/schedlab/schedlab/model/catalog"
 	"github.com/schedlab/schedlab/model/engine"
-	"github.com/schedlab/schedlab/model/mesh"
-	"github.com/schedlab/schedlab/model/network"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/schema"
 	"github.com/schedlab/schedlab/trace"
@@ -263,46 +259,6 @@ func where(t *trace.Trace) string {
 		return t.Provenance.Source
 	}
 	return "trace " + t.Name
-}
-
-// validate fills defaults and checks the options.
-func (opt *Options) validate() error {
-	if opt.Estimates == "" {
-		opt.Estimates = engine.EstimatesRequested
-	}
-	if err := engine.CheckEstimates(opt.Estimates); err != nil {
-		return err
-	}
-	if opt.BsldTau == 0 {
-		opt.BsldTau = DefaultBsldTau
-	}
-	if !(opt.BsldTau > 0) || math.IsInf(opt.BsldTau, 0) {
-		return fmt.Errorf("bounded-slowdown tau %g: must be a positive number", opt.BsldTau)
-	}
-	if opt.Warmup < 0 {
-		return fmt.Errorf("warmup %d: must be ≥ 0", opt.Warmup)
-	}
-	if opt.Shape == "" {
-		opt.Shape = mesh.ShapeSquare
-	}
-	if err := policy.CheckMode(opt.Mode); err != nil {
-		return err
-	}
-	if err := mesh.CheckShape(opt.Shape); err != nil {
-		return err
-	}
-	if opt.Comm != "" {
-		if _, err := network.Parse(opt.Comm); err != nil {
-			return err
-		}
-	}
-	if opt.Workers < 0 {
-		return fmt.Errorf("workers %d: want at least 1", opt.Workers)
-	}
-	if opt.Workers == 0 {
-		opt.Workers = runtime.GOMAXPROCS(0)
-	}
-	return nil
 }
 
 // plan prepares every trace and returns the runs in output order.

@@ -57,15 +57,15 @@ func TestPlanComm(t *testing.T) {
 	for _, tc := range []struct{ value, want string }{
 		{`"analytic"`, ""},
 		{`"off"`, ""},
-		{`"tachyon"`, `p.toml:11: replay.comm: comm "tachyon": unknown mode "tachyon" (off, analytic, wormhole)`},
-		{`"wormhole:plen=0"`, `p.toml:11: replay.comm: comm "wormhole:plen=0": plen must be ≥ 1 flit`},
+		{`"tachyon"`, `p.toml:11: replay.comm: "tachyon": unknown mode "tachyon" (off, analytic, wormhole)`},
+		{`"wormhole:plen=0"`, `p.toml:11: replay.comm: "wormhole:plen=0": plen must be ≥ 1 flit`},
 		{`"wormhole:unit=packet"`, `p.toml:11: replay.comm:`},
-		{`"off:ts=3"`, `p.toml:11: replay.comm: comm "off:ts=3": off takes no parameters`},
-		{`"wormhole:flits=3"`, `p.toml:11: replay.comm: comm "wormhole:flits=3":`},
+		{`"off:ts=3"`, `p.toml:11: replay.comm: "off:ts=3": off takes no parameters`},
+		{`"wormhole:flits=3"`, `p.toml:11: replay.comm: "wormhole:flits=3":`},
 		{`["wormhole", "analytic"]`, ""},
 		{`[]`, `p.toml:11: replay.comm: an empty list`},
 		{`["wormhole", 3]`, `p.toml:11: replay.comm: element 2 is int64, not a string`},
-		{`["wormhole", "wormhole:plen=0"]`, `p.toml:11: replay.comm: element 2: comm "wormhole:plen=0": plen must be ≥ 1 flit`},
+		{`["wormhole", "wormhole:plen=0"]`, `p.toml:11: replay.comm: element 2: "wormhole:plen=0": plen must be ≥ 1 flit`},
 		{`["wormhole:plen=8", "wormhole:ts=3,plen=8"]`, `p.toml:11: replay.comm: elements 1 and 2 are the same setting (wormhole:ts=3,plen=8,msgs=5)`},
 		{`3`, `p.toml:11: replay.comm: int64: want a string`},
 	} {
@@ -127,7 +127,7 @@ func TestPlanCommSweep(t *testing.T) {
 	if err != nil || one.CommSwept() || one.Options().Comm != c32 {
 		t.Errorf("an array of one: %v, options %q", err, one.Options().Comm)
 	}
-	if _, err := decode(t, strings.Replace(meshPlan, "seed = 3\n", "seed = 3\ncomm = \"tachyon\"\n", 1)); err == nil || !strings.HasPrefix(err.Error(), "p.toml:9: workload[1].comm: comm \"tachyon\"") {
+	if _, err := decode(t, strings.Replace(meshPlan, "seed = 3\n", "seed = 3\ncomm = \"tachyon\"\n", 1)); err == nil || !strings.HasPrefix(err.Error(), "p.toml:9: workload[1].comm: \"tachyon\"") {
 		t.Errorf("bad workload comm: %v", err)
 	}
 	flat := strings.Replace(meshPlan, `machine = "mesh:8x8"`, `machine = "flat:64"`, 1)

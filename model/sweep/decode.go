@@ -151,6 +151,29 @@ func topKeys(v any) map[string]bool {
 	return keys
 }
 
+// withElement puts into key, after each array of tables it passes
+// through, the index of the element written last before row
+// (["workload", "seed"] on line 9 → ["workload", "1", "seed"]).
+func withElement(key []string, row int, lines keyLines) []string {
+	var out []string
+	for _, k := range key {
+		out = append(out, k)
+		prefix := strings.Join(out, ".") + "."
+		idx := -1
+		for i := 0; ; i++ {
+			line, ok := lines[prefix+strconv.Itoa(i)]
+			if !ok || line > row {
+				break
+			}
+			idx = i
+		}
+		if idx >= 0 {
+			out = append(out, strconv.Itoa(idx))
+		}
+	}
+	return out
+}
+
 // goTypes matches the Go names in go-toml's type errors.
 var goTypes = regexp.MustCompile(`into struct field \S+ of type (\S+)`)
 
@@ -193,7 +216,7 @@ func decodeStrict(path string, data []byte, v any, others map[string]bool, lines
 	var de *toml.DecodeError
 	if errors.As(err, &de) {
 		row, _ := de.Position()
-		key := strings.Join(de.Key(), ".")
+		key := displayKey(withElement(de.Key(), row, lines))
 		msg := goTypes.ReplaceAllString(strings.TrimPrefix(de.Error(), "toml: "), "into a value of type $1")
 		if key != "" {
 			return fmt.Errorf("%s:%d: %s: %s", path, row, key, msg)

@@ -48,7 +48,7 @@ func TestMalleablePlan(t *testing.T) {
 		t.Errorf("explicit rigid mode: %v", err)
 	}
 	for _, tc := range []struct{ name, text, want string }{
-		{"bad mode", strings.Replace(malleablePlan, `mode = "malleable"`, `mode = "elastic"`, 1), `p.toml:10: replay.mode: mode "elastic": want rigid or malleable`},
+		{"bad mode", strings.Replace(malleablePlan, `mode = "malleable"`, `mode = "elastic"`, 1), `p.toml:10: replay.mode: "elastic": want rigid or malleable`},
 		{"rigid policy", strings.Replace(malleablePlan, `"eq", "lrwf"`, `"eq", "fcfs"`, 1), `p.toml:11: replay.scheds: "fcfs": scheduler fcfs does not run in malleable mode`},
 		{"malleable policy in rigid mode", strings.Replace(malleablePlan, `mode = "malleable"`, ``, 1), `p.toml:11: replay.scheds: "eq": scheduler eq does not run in rigid mode (kinds: malleable)`},
 		{"rigid allocator", strings.Replace(malleablePlan, `mode = "malleable"`, "mode = \"malleable\"\nallocs = [\"count\"]", 1), `p.toml:11: replay.allocs: "count": allocator count does not run in malleable mode (kinds: flat)`},

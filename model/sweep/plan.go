@@ -13,19 +13,19 @@
 package sweep
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/schedlab/schedlab/model/catalog"
-	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/experiment"
 	"github.com/schedlab/schedlab/model/malleable"
-	"github.com/schedlab/schedlab/model/mesh"
 	"github.com/schedlab/schedlab/model/network"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/schema"
@@ -417,13 +417,14 @@ func (f *File) commList(v any, key ...string) ([]string, error) {
 	out := make([]string, len(specs))
 	first := map[string]int{}
 	for j, s := range specs {
-		c, err := network.Parse(s)
-		if err != nil {
+		if err := experiment.CheckComm(s); err != nil {
+			fe, _ := experiment.AsFieldError(err)
 			if len(specs) > 1 {
-				return nil, f.errAt("element %d: %v", []any{j + 1, err}, key...)
+				return nil, f.errAt("element %d: %s", []any{j + 1, fe.Detail()}, key...)
 			}
-			return nil, f.errAt("%v", []any{err}, key...)
+			return nil, f.fieldErr(err, key...)
 		}
+		c, _ := network.Parse(s)
 		out[j] = c.String()
 		if k, dup := first[out[j]]; dup {
 			return nil, f.errAt("elements %d and %d are the same setting (%s)", []any{k + 1, j + 1, out[j]}, key...)
@@ -446,88 +447,61 @@ func (f *File) workloadName(i int) string {
 	return fmt.Sprintf("%s%d", f.Name, i+1)
 }
 
-// options checks [replay] and fills the experiment's options.
+// options checks [replay] and fills the experiment's options: one
+// check, experiment.Validate, whose field errors name the key here.
 func (f *File) options(o *experiment.Options) error {
 	r := &f.Replay
-	est := r.Estimates
-	if est == "" {
-		est = engine.EstimatesRequested
-	}
-	if err := engine.CheckEstimates(est); err != nil {
-		return f.errAt("%v", []any{err}, "replay", "estimates")
-	}
-	tau := r.BsldTau
-	if tau == 0 {
-		tau = experiment.DefaultBsldTau
-	}
-	if !(tau > 0) || math.IsInf(tau, 0) {
-		return f.errAt("%g: must be a positive number", []any{r.BsldTau}, "replay", "bsld_tau")
-	}
-	if r.Warmup < 0 {
-		return f.errAt("%d: must be ≥ 0", []any{r.Warmup}, "replay", "warmup")
-	}
-	if r.Until < 0 || math.IsNaN(r.Until) || math.IsInf(r.Until, 0) {
-		return f.errAt("%g: must be a positive time (or 0 for no window)", []any{r.Until}, "replay", "until")
-	}
-	shape := r.Shape
-	if shape == "" {
-		shape = mesh.ShapeSquare
-	}
-	if err := mesh.CheckShape(shape); err != nil {
-		return f.errAt("%v", []any{err}, "replay", "shape")
-	}
-	if err := policy.CheckMode(r.Mode); err != nil {
-		return f.errAt("%v", []any{err}, "replay", "mode")
-	}
-	comm, _ := r.Comm.(string) // a list: checked by Plan, a dimension of the cells
 	for i, m := range r.Machines {
-		pm, err := policy.ParseMachine(m)
-		if err != nil {
-			return f.errAt("%v", []any{err}, "replay", "machines", strconv.Itoa(i))
+		if err := experiment.CheckMachine(m); err != nil {
+			return f.fieldErr(err, "replay", "machines", strconv.Itoa(i))
 		}
 		// A plan's cells are keyed by the machine the results record:
 		// a machine recorded in a mode is written that way.
-		if rec, mode := policy.Recorded(pm); mode != "" {
-			return f.errAt("machine %s: in a plan, write %s with mode = %q", []any{pm, rec, mode}, "replay", "machines", strconv.Itoa(i))
-		}
-	}
-	for _, l := range []struct {
-		key   string
-		specs []string
-	}{{"allocs", r.Allocs}, {"scheds", r.Scheds}} {
-		if l.specs != nil && len(l.specs) == 0 {
-			return f.errAt("an empty list: leave the key out for every compatible policy", nil, "replay", l.key)
-		}
-		for _, s := range l.specs {
-			name, _, err := policy.ParseSpec(s)
-			if err == nil {
-				if l.key == "allocs" {
-					var a policy.AllocatorSpec
-					if a, err = catalog.Allocator(name); err == nil {
-						err = inMode("allocator", name, a.Kinds, r.Mode)
-					}
-				} else {
-					var sc policy.SchedulerSpec
-					if sc, err = catalog.Scheduler(name); err == nil {
-						err = inMode("scheduler", name, sc.Kinds, r.Mode)
-					}
-				}
-			}
-			if err != nil {
-				return f.errAt("%q: %v", []any{s, err}, "replay", l.key)
+		if pm, err := policy.ParseMachine(m); err == nil {
+			if rec, mode := policy.Recorded(pm); mode != "" {
+				return f.errAt("machine %s: in a plan, write %s with mode = %q", []any{pm, rec, mode}, "replay", "machines", strconv.Itoa(i))
 			}
 		}
 	}
+	comm, _ := r.Comm.(string) // a list: checked by Plan, a dimension of the cells
 	*o = experiment.Options{
-		Allocs: r.Allocs, Scheds: r.Scheds, Estimates: est, BsldTau: tau, Warmup: r.Warmup,
+		Allocs: r.Allocs, Scheds: r.Scheds, Estimates: r.Estimates, BsldTau: r.BsldTau, Warmup: r.Warmup,
 		UntilLastArrival: r.UntilLastArrival, Until: r.Until, KeepPartial: r.KeepPartial, Check: r.Check,
 		NoSeries: r.Series != nil && !*r.Series, Placement: r.Placement == nil || *r.Placement,
-		NoJobs: r.Jobs != nil && !*r.Jobs, Shape: shape, Mode: r.Mode, Comm: comm,
+		NoJobs: r.Jobs != nil && !*r.Jobs, Shape: r.Shape, Mode: r.Mode, Comm: comm,
 	}
+	if err := experiment.Validate(o); err != nil {
+		return f.fieldErr(err)
+	}
+	// The plan's machines are its own (not o.Machine): its policies must
+	// fit its mode, rigid unless given.
+	mode := cmp.Or(r.Mode, policy.ModeRigid)
+	if err := experiment.CheckPolicies("alloc", mode, r.Allocs); err != nil {
+		return f.fieldErr(err)
+	}
+	if err := experiment.CheckPolicies("sched", mode, r.Scheds); err != nil {
+		return f.fieldErr(err)
+	}
+	o.Workers = 0 // the run's, not the plan's
 	if o.Mode == policy.ModeRigid {
 		o.Mode = "" // the default: recorded as before modes existed
 	}
 	return nil
+}
+
+// fieldErr writes a replay option's field error at its [replay] key (or
+// at key, when given): "plan.toml:7: replay.until: -3: must be ...".
+// Other errors are written at key as they are.
+func (f *File) fieldErr(err error, key ...string) error {
+	fe, ok := experiment.AsFieldError(err)
+	if !ok {
+		return f.errAt("%v", []any{err}, key...)
+	}
+	if len(key) == 0 {
+		o, _ := experiment.OptionNamed(fe.Field)
+		key = []string{"replay", o.Key}
+	}
+	return f.errAt("%s", []any{fe.Detail()}, key...)
 }
 
 // pairs returns the pairs of [replay] for machine m and workload wi (the
@@ -573,25 +547,15 @@ func (f *File) pairs(m policy.Machine, wi int) ([]catalog.Pair, error) {
 	}
 	pairs, err := catalog.Pairs(m, allocs, scheds)
 	if err != nil {
+		// Put the error at the key it concerns without reading its text:
+		// the allocators' when they fail alone (with every scheduler).
 		key := schedKey
-		if strings.HasPrefix(err.Error(), "allocator") || strings.Contains(err.Error(), "no allocator") {
+		if _, aerr := catalog.Pairs(m, allocs, nil); aerr != nil {
 			key = []string{"replay", "allocs"}
 		}
 		return nil, f.errAt("%v", []any{err}, key...)
 	}
 	return pairs, nil
-}
-
-// inMode returns an error unless a policy of kinds runs in replay mode
-// mode (policy.FitsMode).
-func inMode(what, name string, kinds []string, mode string) error {
-	if policy.FitsMode(kinds, mode) {
-		return nil
-	}
-	if mode == "" {
-		mode = policy.ModeRigid
-	}
-	return fmt.Errorf("%s %s does not run in %s mode (kinds: %s)", what, name, mode, strings.Join(kinds, ", "))
 }
 
 // Options returns the replay options every cell runs with.
@@ -604,17 +568,8 @@ func (f *File) expand(i int) ([]*unit, error) {
 	if w.Scheds != nil && len(w.Scheds) == 0 {
 		return nil, at("scheds", "an empty list: leave the key out for [replay]'s schedulers")
 	}
-	for _, sp := range w.Scheds {
-		name, _, err := policy.ParseSpec(sp)
-		if err == nil {
-			var sc policy.SchedulerSpec
-			if sc, err = catalog.Scheduler(name); err == nil {
-				err = inMode("scheduler", name, sc.Kinds, f.Replay.Mode)
-			}
-		}
-		if err != nil {
-			return nil, at("scheds", "%q: %v", sp, err)
-		}
+	if err := experiment.CheckPolicies("sched", cmp.Or(f.Replay.Mode, policy.ModeRigid), w.Scheds); err != nil {
+		return nil, f.fieldErr(err, f.wkey(i, "scheds")...)
 	}
 	if len(w.Traces) > 0 {
 		if w.Model != "" {
@@ -643,42 +598,22 @@ func (f *File) expand(i int) ([]*unit, error) {
 	case "":
 		return nil, at("model", "a workload needs a model (workload, malleable, lublin) or traces")
 	case "workload":
-		if err := f.onlyKeys(i, "name", "model", "loads", "reps", "crn", "jobs", "horizon", "seed", "machine", "size", "size_mean", "size_max",
-			"service", "mean", "cv", "h2_alpha", "h2", "coupling", "estimates", "arrivals", "priorities", "laxity", "scheds", "comm"); err != nil {
+		m := &workload.WorkloadModel
+		if err := f.onlyKeys(i, append(sweepKeys[w.Model], m.Keys()...)...); err != nil {
 			return nil, err
-		}
-		lo, hi, err := workload.ParseLaxity(w.Laxity)
-		if err != nil {
-			return nil, at("laxity", "%v", err)
-		}
-		win := workload.Windows{Priorities: w.Priorities, LaxityMin: lo, LaxityMax: hi}
-		if err := win.Check(); err != nil {
-			return nil, at("priorities", "%v", err)
 		}
 		loads, err := f.loads(i)
 		if err != nil {
 			return nil, err
 		}
-		est, err := workload.ParseEstimates(or(w.Estimates, workload.DefaultEstimates))
-		if err != nil {
-			return nil, at("estimates", "%v", err)
+		v := f.modelValues(i, m)
+		if err := f.checkModel(i, m, v, loads[0], 0); err != nil {
+			return nil, err
 		}
-		jobs := w.Jobs
-		if jobs == 0 && w.Horizon == 0 {
-			jobs = workload.DefaultJobs
-		}
-		spec := workload.WorkloadSpec{
-			Machine: or(w.Machine, workload.DefaultMachine),
-			Size:    workload.SizeSpec{Dist: or(w.Size, workload.DefaultSize), Mean: w.SizeMean, Max: w.SizeMax},
-			Service: workload.Service{Kind: or(w.Service, workload.DefaultService), Mean: orf(w.Mean, workload.DefaultMean),
-				CV: orf(w.CV, workload.DefaultCV), H2: or(w.H2, workload.DefaultH2), Alpha: orf(w.H2Alpha, workload.DefaultH2Alpha)},
-			Coupling: or(w.Coupling, workload.DefaultCoupling), Estimates: est,
-			Arrivals: workload.Arrivals{Kind: or(w.Arrivals, workload.DefaultArrivals), Jobs: jobs, Horizon: w.Horizon},
-			Name:     name,
-		}
-		if _, err := policy.ParseMachine(spec.Machine); err != nil {
-			return nil, at("machine", "%v", err)
-		}
+		win, _ := workload.WindowsOf(v)
+		spec, _ := workload.WorkloadSpecOf(v)
+		spec.Name = name
+		jobs := spec.Arrivals.Jobs
 		sw := workload.Sweep{Loads: loads, Reps: w.Reps, Seed: seed, CRN: w.CRN}
 		desc := fmt.Sprintf("workload %+v %+v", spec, sw)
 		if !win.Zero() {
@@ -718,33 +653,29 @@ func (f *File) expand(i int) ([]*unit, error) {
 		}
 		return units, nil
 	case "malleable":
-		if err := f.onlyKeys(i, "name", "model", "loads", "reps", "crn", "jobs", "horizon", "seed", "procs", "work_mean", "work_cv",
-			"eff", "eff_dist", "beta_p", "beta_q", "perfect", "cap_mean", "iat", "scheds"); err != nil {
+		m := &workload.MalleableModel
+		if err := f.onlyKeys(i, append(sweepKeys[w.Model], m.Keys()...)...); err != nil {
 			return nil, err
 		}
 		loads, err := f.loads(i)
 		if err != nil {
 			return nil, err
 		}
-		lo, hi, err := workload.ParseEffRange(or(w.Eff, workload.DefaultEff))
-		if err != nil {
-			return nil, at("eff", "%v", err)
+		v := f.modelValues(i, m)
+		iat0 := 0.0
+		if f.Workloads[i].IAT != nil {
+			iats, err := f.iats(i, len(loads))
+			if err != nil {
+				return nil, err
+			}
+			iat0 = iats[0]
 		}
-		jobs := w.Jobs
-		if jobs == 0 && w.Horizon == 0 {
-			jobs = workload.DefaultMalleableJobs
+		if err := f.checkModel(i, m, v, loads[0], iat0); err != nil {
+			return nil, err
 		}
-		cv := workload.DefaultWorkCV
-		if w.WorkCV != nil {
-			cv = *w.WorkCV
-		}
-		procs := w.Procs
-		if procs == 0 {
-			procs = workload.DefaultMalleableProcs
-		}
-		spec := workload.MalleableSpec{Procs: procs, WorkMean: orf(w.WorkMean, workload.DefaultWorkMean), WorkCV: cv,
-			EffMin: lo, EffMax: hi, EffDist: or(w.EffDist, workload.DefaultEffDist), BetaP: w.BetaP, BetaQ: w.BetaQ,
-			Perfect: w.Perfect, CapMean: w.CapMean, Jobs: jobs, Horizon: w.Horizon, Name: name}
+		spec, _ := workload.MalleableSpecOf(v)
+		spec.Name = name
+		jobs, procs := spec.Jobs, spec.Procs
 		iats, err := f.iats(i, len(loads))
 		if err != nil {
 			return nil, err
@@ -776,21 +707,16 @@ func (f *File) expand(i int) ([]*unit, error) {
 		}
 		return units, nil
 	case "lublin":
-		if err := f.onlyKeys(i, "name", "model", "reps", "jobs", "seed", "procs", "estimates", "scheds"); err != nil {
+		m := &workload.LublinModel
+		if err := f.onlyKeys(i, append(sweepKeys[w.Model], m.Keys()...)...); err != nil {
 			return nil, err
 		}
-		est, err := workload.ParseEstimates(or(w.Estimates, workload.DefaultEstimates))
-		if err != nil {
-			return nil, at("estimates", "%v", err)
+		v := f.modelValues(i, m)
+		if err := f.checkModel(i, m, v, 0, 0); err != nil {
+			return nil, err
 		}
-		procs := w.Procs
-		if procs == 0 {
-			procs = workload.DefaultLublinProcs
-		}
-		jobs := w.Jobs
-		if jobs == 0 {
-			jobs = workload.DefaultLublinJobs
-		}
+		ls, _ := workload.LublinSpecOf(v)
+		procs, jobs, est := ls.Procs, ls.Jobs, ls.Estimates
 		var units []*unit
 		for rep := 1; rep <= w.Reps; rep++ {
 			rep := rep
@@ -806,6 +732,75 @@ func (f *File) expand(i int) ([]*unit, error) {
 		return units, nil
 	}
 	return nil, at("model", "%q: want workload, malleable or lublin (or traces = [...])", w.Model)
+}
+
+// sweepKeys are the keys of a [[workload]] table of each model besides
+// its parameters (workload.Model.Keys): the sweep's own.
+var sweepKeys = map[string][]string{
+	"workload":  {"name", "model", "loads", "reps", "crn", "scheds", "comm"},
+	"malleable": {"name", "model", "loads", "reps", "crn", "iat", "scheds"},
+	"lublin":    {"name", "model", "reps", "scheds"},
+}
+
+// modelValues returns the parameter values workload i gives model m: its
+// keys as decoded (a key left out or zero is the parameter's default, as
+// everywhere in a plan); jobs with a horizon and no jobs key is 0.
+func (f *File) modelValues(i int, m *workload.Model) workload.Values {
+	fields := map[string]reflect.Value{}
+	w := reflect.ValueOf(&f.Workloads[i]).Elem()
+	for j := 0; j < w.NumField(); j++ {
+		if tag := w.Type().Field(j).Tag.Get("toml"); tag != "" {
+			fields[tag] = w.Field(j)
+		}
+	}
+	v := workload.Values{}
+	for _, p := range m.Params {
+		x, ok := fields[p.Key()]
+		if !ok || p.Scope != workload.FlagAndKey {
+			continue
+		}
+		if x.Kind() == reflect.Pointer {
+			if x.IsNil() {
+				continue
+			}
+			x = x.Elem()
+		} else if x.IsZero() {
+			continue
+		}
+		v[p.Name] = x.Interface()
+	}
+	if _, ok := m.Param("horizon"); ok && f.Workloads[i].Jobs == 0 && f.Workloads[i].Horizon != 0 {
+		v["jobs"] = 0
+	}
+	return v
+}
+
+// checkModel checks workload i's values of model m (at load, or at mean
+// inter-arrival time iat when not 0); a bad value is an error at its key.
+func (f *File) checkModel(i int, m *workload.Model, v workload.Values, load, iat float64) error {
+	c := workload.Values{}
+	for k, x := range v {
+		c[k] = x
+	}
+	if _, ok := m.Param("load"); ok {
+		c["load"], c["iat"] = load, iat
+		if iat != 0 {
+			c["load"] = 0.0
+		}
+	}
+	err := m.Validate(c)
+	if err == nil {
+		return nil
+	}
+	pe, ok := workload.AsParamError(err)
+	if !ok {
+		return f.errAt("%v", []any{err}, "workload", strconv.Itoa(i))
+	}
+	key := strings.ReplaceAll(pe.Param, "-", "_")
+	if key == "load" {
+		key = "loads"
+	}
+	return f.errAt("%s", []any{pe.Detail()}, f.wkey(i, key)...)
 }
 
 // checkGen runs gen, which generates a tiny version of a workload's

@@ -38,8 +38,8 @@ func TestPlanWindows(t *testing.T) {
 		t.Errorf("plain plan: job %+v", j)
 	}
 	for edit, want := range map[string]string{
-		"laxity = \"0.5\"": `p.toml:8: workload[1].laxity: laxity 0.5: want finite factors 1 ≤ A ≤ B`,
-		"priorities = -1":  `p.toml:8: workload[1].priorities: priorities -1: want a number of classes ≥ 1, or 0 for none`,
+		"laxity = \"0.5\"": `p.toml:8: workload[1].laxity: "0.5": want finite factors 1 ≤ A ≤ B`,
+		"priorities = -1":  `p.toml:8: workload[1].priorities: -1: want a number of classes ≥ 1, or 0 for none`,
 	} {
 		_, err := decode(t, strings.Replace(basePlan, "jobs = 200", "jobs = 200\n"+edit, 1))
 		if err == nil || err.Error() != want {

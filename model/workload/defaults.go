@@ -1,8 +1,8 @@
 package workload
 
-// Defaults of the models' parameters, in one place: the flags of `synth`
-// and the keys of a sweep plan's [[workload]] tables (model/sweep) both
-// take them from here.
+// Defaults of the models' parameters, in one place: the model descriptors
+// (models.go), from which the flags of `synth` and the keys of a sweep
+// plan's [[workload]] tables (model/sweep) derive, take them from here.
 const (
 	// Rigid jobs (synth workload).
 	DefaultMachine   = "flat:128"

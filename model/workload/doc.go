@@ -18,6 +18,11 @@
 //   - Lublin (lublin.go): the Lublin–Feitelson (JPDC 2003) rigid-job model
 //     with batch and interactive jobs and a daily arrival cycle.
 //
+// Each model is also described like a policy (models.go): a name, a doc
+// line and typed parameters with defaults and valid values, from which
+// synth's flags, a sweep plan's keys, their validation (Model.Validate,
+// typed ParamError) and docs/workloads.md derive.
+//
 // Every generator is deterministic: a seed gives the same trace, and each
 // random quantity (arrivals, sizes, service, estimates, ...) has its own
 // PCG stream, so that changing one part of the model does not change the

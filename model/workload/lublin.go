@@ -93,6 +93,24 @@ type LublinSpec struct {
 	Name      string // trace name (default "lublin")
 }
 
+// check validates s and returns log2 of its machine size.
+func (s *LublinSpec) check() (int, error) {
+	k := 0
+	for 1<<k < s.Procs {
+		k++
+	}
+	if s.Procs < 1 || 1<<k != s.Procs || k < lfMinLog2Procs || k > lfMaxLog2Procs {
+		return 0, fmt.Errorf("procs %d: the Lublin model needs a power of two in %d..%d", s.Procs, 1<<lfMinLog2Procs, 1<<lfMaxLog2Procs)
+	}
+	if s.Jobs < 1 || s.Jobs > MaxJobs {
+		return 0, fmt.Errorf("jobs %d must be in 1..%d", s.Jobs, MaxJobs)
+	}
+	if err := s.Estimates.check(); err != nil {
+		return 0, err
+	}
+	return k, nil
+}
+
 // lublinStream is the arrival process of one job type.
 type lublinStream struct {
 	p                lublinParams
@@ -194,17 +212,8 @@ func (p *lublinParams) runTime(r *rand.Rand, nodes int64) float64 {
 // Queue = 1 for batch and 0 for interactive jobs (as the C code's SWF
 // output), all else −1.
 func GenerateLublin(s LublinSpec) (*trace.Trace, error) {
-	k := 0
-	for 1<<k < s.Procs {
-		k++
-	}
-	if s.Procs < 1 || 1<<k != s.Procs || k < lfMinLog2Procs || k > lfMaxLog2Procs {
-		return nil, fmt.Errorf("procs %d: the Lublin model needs a power of two in %d..%d", s.Procs, 1<<lfMinLog2Procs, 1<<lfMaxLog2Procs)
-	}
-	if s.Jobs < 1 || s.Jobs > MaxJobs {
-		return nil, fmt.Errorf("jobs %d must be in 1..%d", s.Jobs, MaxJobs)
-	}
-	if err := s.Estimates.check(); err != nil {
+	k, err := s.check()
+	if err != nil {
 		return nil, err
 	}
 	est := s.Estimates

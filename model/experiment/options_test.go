@@ -1,0 +1,45 @@
+package experiment
+
+import (
+	"math"
+	"runtime"
+	"testing"
+)
+
+// Every invalid option is one field error naming it; valid zero values
+// take their defaults.
+func TestValidate(t *testing.T) {
+	for _, c := range []struct {
+		opt   Options
+		field string
+		msg   string
+	}{
+		{Options{Machine: "flat:0"}, "machine", "processor count must be a positive integer"},
+		{Options{Mode: "elastic"}, "mode", "want rigid or malleable"},
+		{Options{Allocs: []string{"nosuch"}}, "alloc", `unknown allocator "nosuch" (known: count, contig, ff, ff-rot, bf, bf-rot, as, fs, 2dbs, bl, bl-mod, bfl0, bfl1, wfl1, eet-sb, eet-sc, bdi, gabl, paging, mbs, anca, random, buddy, buddy-bitmap, gray, multigray, modbuddy, freelist, share)`},
+		{Options{Scheds: []string{}}, "sched", "an empty list: leave it out for every compatible policy"},
+		{Options{Workers: -1}, "j", "want at least 1 worker"},
+		{Options{Shape: "round"}, "shape", "want square, row or exact"},
+		{Options{Comm: "wormhole:plen=0"}, "comm", "plen must be ≥ 1 flit"},
+		{Options{Estimates: "psychic"}, "estimates", `want "requested" or "actual"`},
+		{Options{BsldTau: -5}, "bsld-tau", "must be a positive number of seconds"},
+		{Options{BsldTau: math.Inf(1)}, "bsld-tau", "must be a positive number of seconds"},
+		{Options{Warmup: -1}, "warmup", "must be ≥ 0"},
+		{Options{Until: -3}, "until", "must be a positive time (0: no window)"},
+		{Options{Until: math.NaN()}, "until", "must be a positive time (0: no window)"},
+	} {
+		err := Validate(&c.opt)
+		fe, ok := AsFieldError(err)
+		if !ok || fe.Field != c.field || fe.Msg != c.msg {
+			t.Errorf("%+v: %v, want %s: %s", c.opt, err, c.field, c.msg)
+			continue
+		}
+		if o, ok := OptionNamed(fe.Field); !ok || o.Flag == "" && o.Key == "" {
+			t.Errorf("field %s is not a declared option", fe.Field)
+		}
+	}
+	var opt Options
+	if err := Validate(&opt); err != nil || opt.BsldTau != DefaultBsldTau || opt.Estimates != "requested" || opt.Shape != "square" || opt.Workers != runtime.GOMAXPROCS(0) {
+		t.Errorf("defaults: %+v, %v", opt, err)
+	}
+}
