@@ -29,8 +29,8 @@ import (
 	xcli "github.com/schedlab/schedlab/cmd/internal/cli"
 
 	"github.com/schedlab/schedlab/analysis/report"
+	"github.com/schedlab/schedlab/model/admit"
 	"github.com/schedlab/schedlab/model/catalog"
-	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/experiment"
 	"github.com/schedlab/schedlab/model/mesh"
 	"github.com/schedlab/schedlab/trace"
@@ -82,7 +82,7 @@ func runCommand() *cli.Command {
 			&cli.BoolFlag{Name: "check", Usage: "verify engine invariants (no processor held twice, capacity, causality)"},
 			&cli.StringFlag{Name: "shape", Value: mesh.ShapeSquare, Usage: "mesh machines: the w×h request of a job that gives only a processor count n: square (the most square w×h ≥ n with h = ⌈n/w⌉), row (n×1) or exact (a factor pair w·h = n); a job with no shape that fits is rejected"},
 			&cli.StringFlag{Name: "comm", Value: "off", Usage: "mesh machines: communication model: off (a job's residence is its run time, as Chu 1995 assumes), analytic (contention-free latency) or wormhole (packet-level XY wormhole simulation), with parameters, e.g. wormhole:ts=3,plen=8,msgs=5,unit=round (Bani-Mohammad et al. 2006; model/network): a job's residence is its communication time plus its run time"},
-			&cli.StringFlag{Name: "estimates", Value: engine.EstimatesRequested, Usage: "runtime estimates: requested (user's requested time when known, else actual) or actual"},
+			&cli.StringFlag{Name: "estimates", Value: admit.EstimatesRequested, Usage: "runtime estimates: requested (user's requested time when known, else actual) or actual"},
 			&cli.Float64Flag{Name: "bsld-tau", Value: experiment.DefaultBsldTau, Usage: "bounded-slowdown threshold τ (seconds)"},
 			&cli.IntFlag{Name: "warmup", Usage: "leave the first N jobs out of the statistics"},
 			&cli.BoolFlag{Name: "until-last-arrival", Usage: "leave jobs finishing after the last arrival out of the statistics"},

@@ -313,11 +313,11 @@ func (s *Conservative) hasRes(j *policy.Job) bool { return !math.IsNaN(s.resv[j.
 
 // Submit appends j to the queue, without a reservation yet.
 func (s *Conservative) Submit(j *policy.Job) {
-	for len(s.resv) <= j.Index {
+	for len(s.resv) <= int(j.Index) {
 		s.resv = append(s.resv, math.NaN())
 	}
 	s.resv[j.Index] = math.NaN()
-	for len(s.seen) <= j.Index {
+	for len(s.seen) <= int(j.Index) {
 		s.seen = append(s.seen, noEpoch)
 	}
 	s.seen[j.Index] = noEpoch
@@ -341,7 +341,7 @@ func (s *Conservative) Finished(j *policy.Job) {
 // started records that j started (sys.Start succeeded).
 func (s *Conservative) started(j *policy.Job) {
 	s.run.add(j)
-	for len(s.procs) <= j.Index {
+	for len(s.procs) <= int(j.Index) {
 		s.procs = append(s.procs, 0)
 	}
 	s.procs[j.Index] = j.Alloc.Procs()

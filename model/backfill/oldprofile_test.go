@@ -54,7 +54,7 @@ func (s *oldConservative) hasRes(j *policy.Job) bool { return !math.IsNaN(s.resv
 
 // Submit appends j to the queue, without a reservation yet.
 func (s *oldConservative) Submit(j *policy.Job) {
-	for len(s.resv) <= j.Index {
+	for len(s.resv) <= int(j.Index) {
 		s.resv = append(s.resv, math.NaN())
 	}
 	s.resv[j.Index] = math.NaN()

@@ -113,7 +113,7 @@ func randomJobs(n, procs int, seed int) []policy.Job {
 		t += float64((i*7919 + seed*31) % 5)
 		run := float64((i*104729 + seed) % 23)
 		p := 1 + (i*31+seed)%procs
-		jobs[i] = policy.Job{Index: i, ID: int64(i + 1), Submit: t, Run: run, Estimate: run, Procs: p, User: -1}
+		jobs[i] = policy.Job{Index: int32(i), ID: int64(i + 1), Submit: t, Run: run, Estimate: run, Procs: p, User: -1}
 	}
 	return jobs
 }

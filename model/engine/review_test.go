@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"fmt"
+	"github.com/schedlab/schedlab/model/admit"
 	"github.com/schedlab/schedlab/trace"
 	"math"
 	"strings"
@@ -223,7 +224,7 @@ func TestJobsRejectsNonFinite(t *testing.T) {
 	add(6, 3, 5, math.NaN()) // estimate unknown → actual run time
 	add(7, 4, 5, math.Inf(1))
 	m := policy.Machine{Kind: policy.Flat, Procs: 4}
-	jobs, rej := engine.Jobs(tr, m, engine.EstimatesRequested)
+	jobs, rej := admit.Jobs(tr, m, admit.EstimatesRequested)
 	var got, rg []string
 	for _, j := range jobs {
 		got = append(got, fmt.Sprintf("%d:%g", j.ID, j.Estimate))

@@ -51,8 +51,8 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/schedlab/schedlab/model/admit"
 	"github.com/schedlab/schedlab/model/catalog"
-	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/malleable"
 	"github.com/schedlab/schedlab/model/mesh"
 	"github.com/schedlab/schedlab/model/network"
@@ -143,7 +143,7 @@ func (p *prepared) prepare(t *trace.Trace, opt *Options) error {
 	if opt.Mode == catalog.ModeMalleable {
 		m.Procs = math.MaxInt32
 	}
-	jobs, rej := engine.Jobs(t, m, opt.Estimates)
+	jobs, rej := admit.Jobs(t, m, opt.Estimates)
 	p.t, p.name, p.rejected = t, t.Name, len(rej)
 	switch p.m.Kind {
 	case policy.Mesh:
@@ -154,7 +154,7 @@ func (p *prepared) prepare(t *trace.Trace, opt *Options) error {
 	if !opt.KeepPartial {
 		w := 0
 		for _, j := range jobs {
-			if t.Jobs[j.Index].Partial() {
+			if t.Jobs[j.Record].Partial() {
 				p.partial++
 				continue
 			}
@@ -184,7 +184,7 @@ func (p *prepared) shape(jobs []policy.Job, rule string) []policy.Job {
 				p.rejected++
 				continue
 			}
-			j.Width, j.Height = sw, sh
+			j.Width, j.Height = int32(sw), int32(sh)
 		}
 		jobs[w] = j
 		w++
@@ -272,9 +272,9 @@ func where(t *trace.Trace) string {
 // validate fills defaults and checks the options.
 func (opt *Options) validate() error {
 	if opt.Estimates == "" {
-		opt.Estimates = engine.EstimatesRequested
+		opt.Estimates = admit.EstimatesRequested
 	}
-	if err := engine.CheckEstimates(opt.Estimates); err != nil {
+	if err := admit.CheckEstimates(opt.Estimates); err != nil {
 		return err
 	}
 	if opt.BsldTau == 0 {

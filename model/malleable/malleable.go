@@ -47,7 +47,7 @@ func Prepare(jobs []policy.Job, procs int) error {
 		}
 		if why != "" {
 			if bad == 0 {
-				first = fmt.Sprintf("job %d (record %d): %s", j.ID, j.Index, why)
+				first = fmt.Sprintf("job %d (record %d): %s", j.ID, j.Record, why)
 			}
 			bad++
 			continue
@@ -273,8 +273,8 @@ func (s *Scheduler) admit(j *policy.Job) {
 	s.seq++
 	a.pos = int32(len(s.active))
 	s.active = append(s.active, a)
-	if j.Index >= len(s.at) {
-		n := max(2*len(s.at), j.Index+1, 1024)
+	if k := int(j.Index); k >= len(s.at) {
+		n := max(2*len(s.at), k+1, 1024)
 		at := make([]int32, n)
 		copy(at, s.at)
 		s.at = at

@@ -159,7 +159,7 @@ func (a *Alloc) Placement(dst []policy.Piece) []policy.Piece {
 // the trace gives one, else the square shaping rule.
 func Request(j *policy.Job, W, H int) (w, h int, ok bool) {
 	if j.Width > 0 && j.Height > 0 {
-		return j.Width, j.Height, true
+		return int(j.Width), int(j.Height), true
 	}
 	return Shape(j.Procs, W, H, ShapeSquare)
 }

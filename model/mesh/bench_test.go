@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedlab/schedlab/model/admit"
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/sched"
@@ -30,7 +31,7 @@ func replayBenchJobs(b *testing.B, machine string) (policy.Machine, []policy.Job
 	if err != nil {
 		b.Fatal(err)
 	}
-	jobs, rej := engine.Jobs(tr, m, engine.EstimatesRequested)
+	jobs, rej := admit.Jobs(tr, m, admit.EstimatesRequested)
 	if len(rej) > 0 {
 		b.Fatalf("%d jobs rejected: %v", len(rej), rej[0])
 	}

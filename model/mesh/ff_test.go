@@ -38,7 +38,7 @@ func TestFirstFitBruteForce(t *testing.T) {
 					continue
 				}
 				w, h := 1+r.IntN(W), 1+r.IntN(H)
-				j := &policy.Job{ID: int64(step), Width: w, Height: h, Procs: w * h}
+				j := &policy.Job{ID: int64(step), Width: int32(w), Height: int32(h), Procs: w * h}
 				want, ok := bruteUpperLeft(a.st.Grid, w, h)
 				if !ok && rot {
 					want, ok = bruteUpperLeft(a.st.Grid, h, w)

@@ -64,7 +64,7 @@ func bruteLookahead(s *State, k int, worst bool, wait *policy.Job, w, h int) (Re
 		r := Rect{g.X, g.Y, w, h}
 		c := s.Grid.Clone()
 		c.Set(r)
-		if fitsAnywhere(c, wait.Width, wait.Height) {
+		if fitsAnywhere(c, int(wait.Width), int(wait.Height)) {
 			return r, true
 		}
 	}
@@ -92,7 +92,7 @@ func TestLookaheadBruteForce(t *testing.T) {
 				for n := r.IntN(3); n > 0; n-- {
 					d := []int{1, 2, 4}[r.IntN(3)]
 					ww, wh := 1+r.IntN(max(1, W/d)), 1+r.IntN(max(1, H/d))
-					wait = append(wait, &policy.Job{Width: ww, Height: wh, Procs: ww * wh})
+					wait = append(wait, &policy.Job{Width: int32(ww), Height: int32(wh), Procs: ww * wh})
 				}
 				var largest *policy.Job
 				if js := wait.Largest(1, nil, nil); len(js) > 0 {

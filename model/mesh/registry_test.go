@@ -3,6 +3,7 @@ package mesh
 import (
 	"testing"
 
+	"github.com/schedlab/schedlab/model/admit"
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/sched"
@@ -42,7 +43,7 @@ func TestRegistryReplay(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			jobs, _ := engine.Jobs(tr, m, engine.EstimatesRequested)
+			jobs, _ := admit.Jobs(tr, m, admit.EstimatesRequested)
 			res, err := engine.Run(jobs, m, a, s, engine.Options{Check: true, Placement: true})
 			if err != nil {
 				t.Fatal(err)

@@ -92,7 +92,7 @@ func (a *Allocator) Reserve(j *policy.Job) bool {
 		a.tidy()
 		return false
 	}
-	a.mark(j.Index, j.ID, r, len(a.st.List), len(a.res.list))
+	a.mark(int(j.Index), j.ID, r, len(a.st.List), len(a.res.list))
 	return true
 }
 
@@ -128,7 +128,7 @@ func (a *Allocator) reservation(j *policy.Job) int {
 		return -1
 	}
 	for k, rv := range a.res.list {
-		if rv.job == j.Index {
+		if rv.job == int(j.Index) {
 			return k
 		}
 	}

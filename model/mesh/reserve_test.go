@@ -29,7 +29,7 @@ func (f *fixed) Find(_ *State, _ *policy.Job, _, _ int) (Rect, bool) {
 }
 
 func resJob(i, w, h int) *policy.Job {
-	return &policy.Job{Index: i, ID: int64(i), Width: w, Height: h, Procs: w * h, Estimate: 5}
+	return &policy.Job{Index: int32(i), ID: int64(i), Width: int32(w), Height: int32(h), Procs: w * h, Estimate: 5}
 }
 
 // bruteReservation is the reservation's choice by brute force: every
@@ -217,7 +217,7 @@ func reserveRandom(t *testing.T, spec policy.AllocatorSpec, m policy.Machine, a 
 	}
 	var running []held
 	var waiting []*policy.Job // jobs holding a reservation
-	res := map[int]Rect{}
+	res := map[int32]Rect{}
 	now := 0.0
 	next := 0
 	newJob := func() *policy.Job {

@@ -31,13 +31,13 @@ func NewAnalytic(W, H int, p Params) *AnalyticModel {
 // Run/(C + Run), C its communication time; the others keep theirs.
 func (m *AnalyticModel) Rates(now float64, running []*policy.Job, rate []float64) {
 	for k, j := range running {
-		if m.seen[j.Index] {
+		if m.seen[int(j.Record)] {
 			continue
 		}
-		m.seen[j.Index] = true
+		m.seen[int(j.Record)] = true
 		m.nodes = Nodes(j.Alloc, m.W, m.nodes[:0])
-		st := m.cost(j.Index, m.nodes)
-		m.stats[j.Index] = st
+		st := m.cost(int(j.Record), m.nodes)
+		m.stats[int(j.Record)] = st
 		if st.Comm > 0 && j.Run > 0 {
 			rate[k] = j.Run / (st.Comm + j.Run)
 		}

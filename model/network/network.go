@@ -58,7 +58,7 @@ type Params struct {
 	Plen int     // P_len: flits per packet
 	Msgs float64 // num_mes: mean number of messages (see Unit)
 	Unit string  // what num_mes counts: UnitRound or UnitMsg
-	Seed uint64  // seeds each job's number of messages, with its trace index
+	Seed uint64  // seeds each job's number of messages, with its trace record (Job.Record)
 }
 
 // What num_mes counts: the paper says only "the number of messages that
@@ -170,7 +170,7 @@ func New(s Spec, W, H int) (Model, error) {
 // per job, what its communication cost.
 type Model interface {
 	policy.ProgressModel
-	// Stats returns the communication of the job of trace index i, as
+	// Stats returns the communication of the job whose trace record is i (Job.Record), as
 	// far as it went (zero for a job that never ran).
 	Stats(i int) Stats
 }

@@ -106,7 +106,7 @@ func (m *WormholeModel) Rates(now float64, running []*policy.Job, rate []float64
 	n := m.cur
 	clear(m.fresh)
 	for _, j := range running {
-		m.fresh[j.Index] = struct{}{}
+		m.fresh[int(j.Record)] = struct{}{}
 	}
 	// Jobs that left.
 	for k := 0; k < len(n.jobs); {
@@ -124,12 +124,12 @@ func (m *WormholeModel) Rates(now float64, running []*policy.Job, rate []float64
 	}
 	// Jobs just started.
 	for k, j := range running {
-		if _, ok := m.mir[j.Index]; ok {
+		if _, ok := m.mir[int(j.Record)]; ok {
 			continue
 		}
-		m.mir[j.Index] = &mirror{rem: j.Run, since: now, rate: rate[k]}
+		m.mir[int(j.Record)] = &mirror{rem: j.Run, since: now, rate: rate[k]}
 		m.nodes = Nodes(j.Alloc, m.W, m.nodes[:0])
-		n.add(j.Index, j.Run, append([]int32(nil), m.nodes...), Rounds(m.p.Seed, j.Index, m.p.Msgs), now, m.p)
+		n.add(int(j.Record), j.Run, append([]int32(nil), m.nodes...), Rounds(m.p.Seed, int(j.Record), m.p.Msgs), now, m.p)
 	}
 	// Save the state at now, then forecast.
 	if m.snap == nil {
@@ -140,10 +140,10 @@ func (m *WormholeModel) Rates(now float64, running []*policy.Job, rate []float64
 	m.Events += n.forecast(now, m.p)
 	// Rates.
 	for k, j := range running {
-		mr := m.mir[j.Index]
+		mr := m.mir[int(j.Record)]
 		mr.rem = max(0, mr.rem-mr.rate*(now-mr.since))
 		mr.since = now
-		jb := n.job(j.Index)
+		jb := n.job(int(j.Record))
 		r := 0.0
 		if jb.commDone {
 			r = rateFor(mr.rem, now, jb.tc+jb.run)

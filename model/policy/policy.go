@@ -15,15 +15,20 @@ package policy
 // request fields from the trace record and maintains Start, End and Alloc.
 // Policies keep their own per-job state (indexed by Index), never in Job.
 type Job struct {
-	Index    int     // position of the job in the trace (0-based)
+	Index    int32   // position of the job in the run, 0..n−1 (set by engine.Run)
+	Record   int32   // position of the job's record in the trace (0-based)
 	ID       int64   // SWF job number
 	Submit   float64 // arrival time
 	Run      float64 // residence time when run at full speed (actual run time)
 	Estimate float64 // runtime estimate, used only by policies that need one
 	Procs    int     // processors requested
-	Width    int     // requested mesh width, 0 when the trace gives none
-	Height   int     // requested mesh height, 0 when the trace gives none
+	Width    int32   // requested mesh width, 0 when the trace gives none
+	Height   int32   // requested mesh height, 0 when the trace gives none
 	User     int64   // SWF user id, -1 when unknown
+	// NeedProcs is the number of processors the job occupies when placed,
+	// when its machine family sets it (e.g. a hypercube's 2^k-node
+	// subcube); 0 leaves it to Need's rule.
+	NeedProcs int
 
 	// Malleable characteristics, nil when the trace gives none for this
 	// job (rigid traces). Held by pointer to keep Job small (every run
@@ -40,13 +45,16 @@ type Job struct {
 	Alloc Allocation // processors held while running; nil otherwise
 }
 
-// Need is the number of processors j occupies when placed: its w×h
-// request on a mesh (which may exceed Procs: internal fragmentation; on a
-// hypercube the experiment writes a job's 2^k-node subcube as a 2^k×1
-// request), else Procs.
+// Need is the number of processors j occupies when placed: NeedProcs when
+// set, else its w×h request on a mesh (which may exceed Procs: internal
+// fragmentation; on a hypercube the experiment writes a job's 2^k-node
+// subcube as a 2^k×1 request), else Procs.
 func (j *Job) Need() int {
+	if j.NeedProcs > 0 {
+		return j.NeedProcs
+	}
 	if j.Width > 0 && j.Height > 0 {
-		return max(j.Width*j.Height, j.Procs)
+		return max(int(j.Width)*int(j.Height), j.Procs)
 	}
 	return j.Procs
 }
@@ -151,4 +159,13 @@ type Scheduler interface {
 	Schedule(sys System)
 	// Waiting is the number of jobs waiting to start.
 	Waiting() int
+}
+
+// Rejection is a job refused before it could run: by job conversion (no
+// processor count, unknown run time, larger than the machine...) or by the
+// allocator's feasibility check on arrival.
+type Rejection struct {
+	Index  int    // position of the job's record in the trace
+	ID     int64  // SWF job number
+	Reason string // one line
 }

@@ -81,7 +81,7 @@ func NewMultipleQueues(m policy.Machine, q int, down bool, by string, wtl float6
 		}
 		lim := limit
 		size = func(j *policy.Job) int {
-			w, h := j.Width, j.Height
+			w, h := int(j.Width), int(j.Height)
 			if w <= 0 || h <= 0 {
 				s := int(math.Ceil(math.Sqrt(float64(j.Procs))))
 				w, h = s, s

@@ -115,8 +115,8 @@ const (
 func NewPCW(cfg PCWConfig) *PCW { return &PCW{cfg: cfg, hold: math.Inf(-1)} }
 
 func (s *PCW) state(j *policy.Job) *pcwState {
-	if j.Index >= len(s.st) {
-		s.st = slices.Grow(s.st, j.Index+1-len(s.st))[:j.Index+1]
+	if k := int(j.Index); k >= len(s.st) {
+		s.st = slices.Grow(s.st, k+1-len(s.st))[:k+1]
 	}
 	return &s.st[j.Index]
 }

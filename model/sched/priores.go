@@ -123,7 +123,7 @@ func NewPrioRes(maxPri float64, reserve bool) *PrioRes {
 
 // Submit records an arrival and its arrival rank.
 func (s *PrioRes) Submit(j *policy.Job) {
-	for len(s.rank) <= j.Index {
+	for len(s.rank) <= int(j.Index) {
 		s.rank = append(s.rank, -1)
 	}
 	s.rank[j.Index] = s.arrived

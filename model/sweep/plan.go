@@ -21,8 +21,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schedlab/schedlab/model/admit"
 	"github.com/schedlab/schedlab/model/catalog"
-	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/experiment"
 	"github.com/schedlab/schedlab/model/mesh"
 	"github.com/schedlab/schedlab/model/network"
@@ -450,9 +450,9 @@ func (f *File) options(o *experiment.Options) error {
 	r := &f.Replay
 	est := r.Estimates
 	if est == "" {
-		est = engine.EstimatesRequested
+		est = admit.EstimatesRequested
 	}
-	if err := engine.CheckEstimates(est); err != nil {
+	if err := admit.CheckEstimates(est); err != nil {
 		return f.errAt("%v", []any{err}, "replay", "estimates")
 	}
 	tau := r.BsldTau
