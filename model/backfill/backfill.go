@@ -166,7 +166,7 @@ func (s *EASY) Waiting() int { return s.q.Len() }
 // Schedule starts the head while it fits, then backfills around the head's
 // reservation.
 func (s *EASY) Schedule(sys policy.System) {
-	al := sys.Allocator()
+	al := sys.Capacity()
 	for s.q.Len() > 0 {
 		j := s.q.Front()
 		if j.Procs > al.Free() || !sys.Start(j) {
@@ -363,7 +363,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 		return
 	}
 	s.valid = !s.noQuick
-	al := sys.Allocator()
+	al := sys.Capacity()
 	waiting := s.q.Jobs()
 	now := sys.Now()
 	held := func(j *policy.Job) (float64, bool) {
@@ -579,7 +579,7 @@ func (s *Conservative) quick(sys policy.System) bool {
 			return false
 		}
 	}
-	full, al := &s.full, sys.Allocator()
+	full, al := &s.full, sys.Capacity()
 	full.advance(now)
 	ok, started := true, false
 	for _, j := range waiting {

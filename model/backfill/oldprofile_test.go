@@ -88,7 +88,7 @@ func (s *oldConservative) Schedule(sys policy.System) {
 		return
 	}
 	s.valid = !s.noQuick
-	al := sys.Allocator()
+	al := sys.Capacity()
 	waiting := s.q.Jobs()
 	now := sys.Now()
 	// The profiles: free processors now, +procs at each running job's
@@ -206,7 +206,7 @@ func (s *oldConservative) quick(sys policy.System) bool {
 			return false
 		}
 	}
-	full, al := &s.full, sys.Allocator()
+	full, al := &s.full, sys.Capacity()
 	full.advance(now)
 	ok, started := true, false
 	for _, j := range waiting {

@@ -226,7 +226,7 @@ func (e *easyRef) Schedule(sys policy.System) {
 	slices.SortFunc(run, func(a, b *policy.Job) int {
 		return cmpF(a.Start+a.Estimate, b.Start+b.Estimate)
 	})
-	avail := sys.Allocator().Free()
+	avail := sys.Capacity().Free()
 	sh := math.Inf(1)
 	for _, r := range run {
 		avail += r.Alloc.Procs()

@@ -10,7 +10,17 @@ import (
 // start and release of an allocation.
 type checker struct {
 	owner   []int32 // processor → job position+1, 0 free
+	pieces  []policy.Piece
 	scratch []int
+}
+
+// nodes lists the nodes of a's placement on m in scratch.
+func (c *checker) nodes(m policy.Machine, a policy.Allocation) {
+	c.pieces = a.Placement(c.pieces[:0])
+	c.scratch = c.scratch[:0]
+	for _, p := range c.pieces {
+		c.scratch = p.AppendNodes(m, c.scratch)
+	}
 }
 
 // checkStart checks job i's start (or migration) onto a, holding p
@@ -29,12 +39,11 @@ func (e *sim) checkStart(i int32, a policy.Allocation, p float64) {
 		e.fail(fmt.Errorf("engine: t=%g: job %d: allocator has %d processors busy, engine counts %g",
 			e.now, j.ID, e.alloc.Size()-e.alloc.Free(), e.busy+p))
 	}
-	nl, ok := a.(policy.NodeLister)
-	if !ok {
-		return
+	if frac {
+		return // a share holds no particular node
 	}
 	c := e.chk
-	c.scratch = nl.Nodes(c.scratch[:0])
+	c.nodes(e.m, a)
 	if len(c.scratch) != a.Procs() {
 		e.fail(fmt.Errorf("engine: t=%g: job %d: allocation lists %d processors but holds %d", e.now, j.ID, len(c.scratch), a.Procs()))
 	}
@@ -57,12 +66,11 @@ func (e *sim) checkRelease(i int32, a policy.Allocation) {
 	if j.Start < j.Submit || j.End < j.Start {
 		e.fail(fmt.Errorf("engine: job %d: submit %g, start %g, end %g out of order", j.ID, j.Submit, j.Start, j.End))
 	}
-	nl, ok := a.(policy.NodeLister)
-	if !ok {
+	if _, frac := a.(policy.Sharer); frac {
 		return
 	}
 	c := e.chk
-	c.scratch = nl.Nodes(c.scratch[:0])
+	c.nodes(e.m, a)
 	for _, q := range c.scratch {
 		if q < 0 || q >= len(c.owner) || c.owner[q] != i+1 {
 			e.fail(fmt.Errorf("engine: t=%g: job %d releases processor %d it does not hold", e.now, j.ID, q))

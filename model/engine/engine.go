@@ -1,63 +1,27 @@
 // Package engine is schedlab's discrete-event core: it replays a list of
 // jobs on a machine through a processor allocator and a job scheduler
-// (model/policy), and records when each job started and ended.
-//
-// # Event order (contract)
-//
-// At one instant the engine
-//
-//  1. completes every job that ends then, in (end, job ID) order: it
-//     offers the job's allocation to a policy.Handoff scheduler, releases
-//     it unless handed off, and calls Scheduler.Finished;
-//  2. admits every job that arrives then, in trace order (Scheduler.Submit),
-//     after rejecting those a policy.Feasibility allocator cannot place;
-//  3. drops the timers (System.Wake) that are due, and calls
-//     Scheduler.Schedule once (then the progress model, if any).
-//
-// A job started at time t with run time 0 ends at t: its completion is
-// processed at once and followed by another Schedule call at t, until
-// nothing more happens at t. Jobs started at an instant therefore see every
-// processor freed at that instant (oar-team/batsim#14; the AccaSim mistake
-// noted in the peers survey).
+// (model/policy, whose package doc states the contract and the instant
+// rule), and records when each job started and ended.
 //
 // The engine is topology-blind: it knows a job's processor count and
 // residence time; the allocator decides where, the scheduler decides when.
+// Jobs are known by their position in the run (policy.Job.Index).
 //
-// # Extension points (model/policy's optional interfaces)
+// A rigid run (no progress model, suspension or migration) ends a job
+// started at t at exactly t + Run. Otherwise the engine keeps each job's
+// remaining work and rate, re-keys changed completions in the indexed
+// completion heap, and takes the makespan from real completions; Job.Start
+// stays the first start, and Result.Suspensions, Migrations and Events
+// record the rest. Fractional shares (policy.Sharer) make the busy time,
+// the series and AllocProcs float64 (AllocProcs a time average when the
+// share changed).
 //
-// Each is an optional interface, found by type assertion (as io.Copy finds
-// io.WriterTo): a policy that needs none implements none, and a rigid run
-// is exactly what it was before they existed (a job started at t ends at
-// exactly t + Run).
-//
-//   - Placements (Options.Placement): where each job ran, as pieces in the
-//     machine's node numbering (policy.Piece), from policy.Placer, else
-//     policy.NodeLister grouped into flat ranges; one arena for the run,
-//     O(pieces) per job (Result.Placement, Result.EventPlacement).
-//   - policy.Clocked allocators get SetNow(t) at every event instant,
-//     before any Allocate or Release at that instant.
-//   - policy.Feasibility allocators reject, on arrival, a job they could
-//     never place (Result.Rejected; Start = End = -1; never submitted)
-//     instead of a deadlock.
-//   - policy.ProgressModel (Options.Progress, else the scheduler when it
-//     implements it) sets, after every scheduling pass, the rate at which
-//     each running job's remaining work drains (network contention,
-//     malleable speed-up). The engine keeps each job's remaining work and
-//     rate once a model, a suspension or a migration needs them, re-keys
-//     changed completions in the indexed completion heap (indexHeap:
-//     fix, remove in O(log n)), and takes the makespan from real completions.
-//   - policy.Handoff schedulers may give a completing job's allocation
-//     straight to a waiting job, before the allocator sees it released
-//     (lazy scheduling).
-//   - The System is a policy.Preemptor: Suspend (the job keeps its
-//     remaining work and waits again; the scheduler requeues it, and Start
-//     resumes it) and Migrate (a fresh allocation, no progress during a
-//     delay). Job.Start stays the first start; Result.Suspensions,
-//     Migrations and Events record the rest, and Options.Check follows
-//     every transition.
-//   - policy.Sharer allocations hold fractional shares, read at the start
-//     and after every pass: busy time, the series and AllocProcs are
-//     float64 (AllocProcs a time average when the share changed).
+// The files: the loop (run.go), the System methods (system.go,
+// preempt.go), remaining work and rates (progress.go), accounting
+// (account.go), the invariant checker (check.go), the placement and event
+// recorder (record.go), the indexed heap of completions and timers
+// (heap.go), the waiting jobs in size order for RunContext.Largest
+// (waiting.go).
 package engine
 
 import "github.com/schedlab/schedlab/model/policy"
@@ -65,7 +29,7 @@ import "github.com/schedlab/schedlab/model/policy"
 // Options controls a run.
 type Options struct {
 	// Check verifies invariants while running: no processor held twice
-	// (through policy.NodeLister when the allocations implement it), the
+	// (the nodes of each allocation's Placement), the
 	// machine's capacity never exceeded, the allocator's free count
 	// consistent, an allocation at least as large as the request, every start
 	// at or after its submit time, every job ending exactly once, and the
@@ -119,14 +83,14 @@ type Result struct {
 	Pieces             []policy.Piece
 	pieceOff, pieceLen []int32
 	// Rejected lists the jobs the allocator declared infeasible
-	// (policy.Feasibility), in arrival order, Index being Job.Record: they
+	// (Allocator.Feasible), in arrival order, Index being Job.Record: they
 	// were never submitted to the scheduler and have Start = End = -1.
 	Rejected []policy.Rejection
 	// Suspensions[i] and Migrations[i] count job i's suspensions and
 	// migrations; nil when none happened in the run.
 	Suspensions, Migrations []int32
 	// MigrationTime is the time running jobs spent in migration delays
-	// (policy.Preemptor.Migrate), summed over jobs: each delay counts in
+	// (policy.System.Migrate), summed over jobs: each delay counts in
 	// full, except one cut short by a suspension, a further migration or
 	// the end of the observation window (Options.Until), which counts up
 	// to then.

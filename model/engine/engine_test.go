@@ -32,7 +32,7 @@ func (f *fifo) Finished(j *policy.Job) {
 }
 func (f *fifo) Schedule(s policy.System) {
 	if f.log != nil {
-		*f.log = append(*f.log, fmt.Sprintf("schedule %g free=%d", s.Now(), s.Allocator().Free()))
+		*f.log = append(*f.log, fmt.Sprintf("schedule %g free=%d", s.Now(), s.Capacity().Free()))
 	}
 	for len(f.q) > 0 && s.Start(f.q[0]) {
 		if f.log != nil {
@@ -151,12 +151,13 @@ type badAlloc struct{ free int }
 
 type one struct{ n int }
 
-func (o one) Procs() int                        { return o.n }
-func (o one) Nodes(dst []int) []int             { return append(dst, 0) }
-func (b *badAlloc) Release(a policy.Allocation) { b.free += a.Procs() }
-func (b *badAlloc) Free() int                   { return b.free }
-func (b *badAlloc) Size() int                   { return 4 }
-func (b *badAlloc) Clone() policy.Allocator     { c := *b; return &c }
+func (o one) Procs() int                                  { return o.n }
+func (o one) Placement(dst []policy.Piece) []policy.Piece { return append(dst, policy.Range(0, 1)) }
+func (b *badAlloc) Feasible(*policy.Job) error            { return nil }
+func (b *badAlloc) Release(a policy.Allocation)           { b.free += a.Procs() }
+func (b *badAlloc) Free() int                             { return b.free }
+func (b *badAlloc) Size() int                             { return 4 }
+func (b *badAlloc) Clone() policy.Allocator               { c := *b; return &c }
 func (b *badAlloc) Allocate(j *policy.Job) (policy.Allocation, bool) {
 	if j.Procs > b.free {
 		return nil, false

@@ -32,10 +32,10 @@ func (p *script) Schedule(s policy.System) {
 				continue
 			}
 			if d < 0 {
-				s.(policy.Preemptor).Suspend(j)
+				s.Suspend(j)
 				p.suspended = append(p.suspended, j)
 				s.Wake(s.Now() + 1)
-			} else if !s.(policy.Preemptor).Migrate(j, d) {
+			} else if !s.Migrate(j, d) {
 				panic("migration failed")
 			}
 			break

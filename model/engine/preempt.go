@@ -7,7 +7,7 @@ import (
 	"github.com/schedlab/schedlab/model/policy"
 )
 
-// Suspend implements policy.Preemptor.
+// Suspend implements policy.System.
 func (e *sim) Suspend(j *policy.Job) bool {
 	i, ok := e.runningJob(j, "Suspend")
 	if !ok {
@@ -34,6 +34,9 @@ func (e *sim) Suspend(j *policy.Job) bool {
 	}
 	e.head = min(e.head, int(i))
 	e.leave(i)
+	if e.progress != nil {
+		e.progress.Left(j, e)
+	}
 	if e.res.Suspensions == nil {
 		e.res.Suspensions = make([]int32, len(e.jobs))
 	}
@@ -44,7 +47,7 @@ func (e *sim) Suspend(j *policy.Job) bool {
 	return true
 }
 
-// Migrate implements policy.Preemptor.
+// Migrate implements policy.System.
 func (e *sim) Migrate(j *policy.Job, delay float64) bool {
 	i, ok := e.runningJob(j, "Migrate")
 	if !ok {

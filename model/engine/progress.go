@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"math"
+
+	"github.com/schedlab/schedlab/model/policy"
 )
 
 // dynamics is each job's remaining work, rate and the time from which it
@@ -57,6 +59,16 @@ func (e *sim) rekey(i int32) {
 	e.comp.update(i, j.End)
 }
 
+// Remaining implements policy.Progress: it brings running job j's
+// remaining work up to now.
+func (e *sim) Remaining(j *policy.Job) float64 {
+	i := j.Index
+	if d := e.now - e.since[i]; d > 0 {
+		return max(0, e.rem[i]-d*e.rate[i])
+	}
+	return e.rem[i]
+}
+
 // applyRates asks the progress model for the running jobs' rates and
 // re-keys the completions of the jobs whose rate changed.
 func (e *sim) applyRates() {
@@ -68,7 +80,7 @@ func (e *sim) applyRates() {
 	for _, j := range run {
 		e.rateBuf = append(e.rateBuf, e.rate[j.Index])
 	}
-	e.progress.Rates(e.now, run, e.rateBuf)
+	e.progress.Rates(e, run, e.rateBuf)
 	for k, j := range run {
 		i := j.Index
 		r := e.rateBuf[k]

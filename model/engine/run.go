@@ -25,10 +25,10 @@ type sim struct {
 	opt   Options
 	res   *Result
 
-	clock    policy.Clocked     // the allocator, when it wants the time
-	feas     policy.Feasibility // the allocator, when it can reject
-	wait     *waitingSet        // the waiting jobs, when the allocator looks at them (policy.WaitingAware)
-	handoff  policy.Handoff     // the scheduler, when it keeps allocations
+	cap      policy.Capacity // the allocator, as schedulers see it
+	rv       policy.Reserver // the allocator, when it reserves
+	wait     *waitingSet     // the waiting jobs, once the allocator asked for them (RunContext.Largest)
+	handoff  policy.Handoff  // the scheduler, when it keeps allocations
 	progress policy.ProgressModel
 
 	now     float64
@@ -49,7 +49,6 @@ type sim struct {
 	dynamics            // remaining work and rates (progress.go)
 	accounting          // areas, shares, processors held over time (account.go)
 	chk        *checker // Options.Check (check.go)
-	scratch    []int    // node lists (record.go)
 }
 
 // Run replays jobs (sorted by Submit, as admit.Jobs returns them) on
@@ -133,11 +132,10 @@ func newSim(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sc
 		e.res.pieceOff = make([]int32, n)
 		e.res.pieceLen = make([]int32, n)
 	}
-	e.clock, _ = a.(policy.Clocked)
-	e.feas, _ = a.(policy.Feasibility)
-	if wa, ok := a.(policy.WaitingAware); ok {
-		e.wait = &waitingSet{jobs: jobs}
-		wa.SetWaiting(e.wait)
+	e.cap = a
+	e.rv, _ = a.(policy.Reserver)
+	if c, ok := a.(policy.Contextual); ok {
+		c.SetContext(e)
 	}
 	e.handoff, _ = s.(policy.Handoff)
 	e.progress = opt.Progress
@@ -161,9 +159,6 @@ func newSim(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sc
 // timers, then scheduling passes until no zero-length job ends at t.
 func (e *sim) instant(t float64) error {
 	e.now = t
-	if e.clock != nil {
-		e.clock.SetNow(t)
-	}
 	startedBefore := e.started
 	e.done += e.complete(t)
 	e.arrive(t)
@@ -186,18 +181,16 @@ func (e *sim) instant(t float64) error {
 }
 
 // arrive admits the jobs that arrive at t, after rejecting those the
-// allocator could never place (policy.Feasibility).
+// allocator could never place (Allocator.Feasible).
 func (e *sim) arrive(t float64) {
 	for e.next < len(e.jobs) && e.jobs[e.next].Submit == t {
 		j := &e.jobs[e.next]
-		if e.feas != nil {
-			if err := e.feas.Feasible(j); err != nil {
-				e.state[e.next] = stDone
-				e.res.Rejected = append(e.res.Rejected, policy.Rejection{Index: int(j.Record), ID: j.ID, Reason: err.Error()})
-				e.done++
-				e.next++
-				continue
-			}
+		if err := e.alloc.Feasible(j); err != nil {
+			e.state[e.next] = stDone
+			e.res.Rejected = append(e.res.Rejected, policy.Rejection{Index: int(j.Record), ID: j.ID, Reason: err.Error()})
+			e.done++
+			e.next++
+			continue
 		}
 		e.state[e.next] = stWaiting
 		e.waiting++
@@ -241,6 +234,9 @@ func (e *sim) complete(t float64) int {
 		}
 		e.state[i] = stDone
 		e.leave(i)
+		if e.progress != nil {
+			e.progress.Left(j, e)
+		}
 		e.res.Last = t
 		var next *policy.Job
 		if e.handoff != nil {

@@ -13,8 +13,25 @@ func (e *sim) Now() float64 { return e.now }
 // Machine implements policy.System.
 func (e *sim) Machine() policy.Machine { return e.m }
 
-// Allocator implements policy.System.
-func (e *sim) Allocator() policy.Allocator { return e.alloc }
+// Capacity implements policy.System.
+func (e *sim) Capacity() policy.Capacity { return e.cap }
+
+// Reservations implements policy.System.
+func (e *sim) Reservations() policy.Reserver { return e.rv }
+
+// Largest implements policy.RunContext, keeping the waiting jobs ordered
+// from the first call on.
+func (e *sim) Largest(k int, skip *policy.Job, dst []*policy.Job) []*policy.Job {
+	if e.wait == nil {
+		e.wait = &waitingSet{jobs: e.jobs}
+		for i := range e.state {
+			if e.state[i] == stWaiting {
+				e.wait.add(int32(i))
+			}
+		}
+	}
+	return e.wait.Largest(k, skip, dst)
+}
 
 // Running implements policy.System: the running jobs in start order.
 func (e *sim) Running() []*policy.Job {
@@ -184,6 +201,9 @@ func (e *sim) begin(i int32, a policy.Allocation) {
 	e.comp.push(i, j.End, j.ID)
 	if resumed {
 		e.logEvent(i, Resumed)
+	}
+	if e.progress != nil {
+		e.progress.Started(j, e)
 	}
 }
 

@@ -96,8 +96,8 @@ type timing struct {
 	spent time.Duration
 }
 
-// timedAlloc wraps a mesh allocator (Clocked and Feasibility, as every
-// mesh allocator) and times its Allocate calls.
+// timedAlloc wraps a mesh allocator (Contextual, as every mesh allocator)
+// and times its Allocate calls.
 type timedAlloc struct {
 	policy.Allocator
 	t *timing
@@ -110,27 +110,13 @@ func (a timedAlloc) Allocate(j *policy.Job) (policy.Allocation, bool) {
 	a.t.calls++
 	return al, ok
 }
-func (a timedAlloc) SetNow(t float64) { a.Allocator.(policy.Clocked).SetNow(t) }
-func (a timedAlloc) Feasible(j *policy.Job) error {
-	return a.Allocator.(policy.Feasibility).Feasible(j)
-}
-func (a timedAlloc) stats() *timing { return a.t }
-
-// timedWaiting also forwards the waiting jobs (lookahead).
-type timedWaiting struct{ timedAlloc }
-
-func (a timedWaiting) SetWaiting(v policy.Waiting) { a.Allocator.(policy.WaitingAware).SetWaiting(v) }
+func (a timedAlloc) SetContext(c policy.RunContext) { a.Allocator.(policy.Contextual).SetContext(c) }
+func (a timedAlloc) stats() *timing                 { return a.t }
 
 type timer interface {
 	policy.Allocator
 	stats() *timing
 }
 
-// timed wraps a with the capabilities it has.
-func timed(a policy.Allocator) timer {
-	t := timedAlloc{a, &timing{}}
-	if _, ok := a.(policy.WaitingAware); ok {
-		return timedWaiting{t}
-	}
-	return t
-}
+// timed wraps a.
+func timed(a policy.Allocator) timer { return timedAlloc{a, &timing{}} }

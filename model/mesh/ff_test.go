@@ -87,7 +87,7 @@ func TestFeasible(t *testing.T) {
 	if p := al.(*Alloc).Placement(nil); len(p) != 1 || p[0] != policy.Rect(0, 2, 3, 2) {
 		t.Errorf("placement %v", p)
 	}
-	if n := al.(*Alloc).Nodes(nil); len(n) != 6 || n[0] != 8 || n[5] != 14 {
+	if n := policy.Nodes(al, policy.Machine{Kind: policy.Mesh, Width: 4, Height: 4}, nil); len(n) != 6 || n[0] != 8 || n[5] != 14 {
 		t.Errorf("nodes %v", n)
 	}
 }

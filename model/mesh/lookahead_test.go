@@ -8,8 +8,11 @@ import (
 	"github.com/schedlab/schedlab/model/policy"
 )
 
-// fakeWaiting is a policy.Waiting over a fixed list of jobs.
+// fakeWaiting is a policy.RunContext at time 0 over a fixed list of
+// waiting jobs.
 type fakeWaiting []*policy.Job
+
+func (f fakeWaiting) Now() float64 { return 0 }
 
 // Largest appends the k jobs with the most processors (ties: earlier in
 // the list) other than skip.
@@ -85,7 +88,7 @@ func TestLookaheadBruteForce(t *testing.T) {
 			l := &Lookahead{K: c.k, Worst: c.worst}
 			a := NewAllocator("lookahead", W, H, l, false)
 			var wait fakeWaiting
-			l.SetWaiting(&wait)
+			l.SetContext(&wait)
 			churn(t, r, a, 800, func(w, h int) func(Rect, bool) {
 				// Up to two waiting jobs, or none.
 				wait = wait[:0]
@@ -147,7 +150,7 @@ func TestLookaheadExample(t *testing.T) {
 	} {
 		a := build(c.l)
 		if c.wait != nil {
-			c.l.SetWaiting(&c.wait)
+			c.l.SetContext(&c.wait)
 		}
 		al, ok := a.Allocate(job)
 		if !ok || al.(*Alloc).Rect != c.want {

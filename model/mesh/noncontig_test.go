@@ -137,7 +137,7 @@ func TestContiguousOnePiece(t *testing.T) {
 	if !ok {
 		t.Fatal("no place on the empty mesh")
 	}
-	if ps := al.(policy.Placer).Placement(nil); len(ps) != 1 || ps[0].Size() != 6 {
+	if ps := al.Placement(nil); len(ps) != 1 || ps[0].Size() != 6 {
 		t.Fatalf("placement %v", ps)
 	}
 }

@@ -35,9 +35,12 @@ func TestRegistryReplay(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, aware := a.(policy.WaitingAware)
-			if want := spec.Name == "bfl1" || spec.Name == "wfl1"; aware != want {
-				t.Errorf("WaitingAware %v, want %v", aware, want)
+			if _, ok := a.(policy.Contextual); !ok {
+				t.Error("not policy.Contextual: learns neither the time nor the waiting jobs")
+			}
+			_, multi := a.(*MultiAllocator)
+			if _, rv := a.(policy.Reserver); rv == multi {
+				t.Errorf("reservations %v for a non-contiguous allocator %v", rv, multi)
 			}
 			s, err := fcfs.New(m, policy.Params{})
 			if err != nil {

@@ -8,13 +8,8 @@ import (
 	"github.com/schedlab/schedlab/model/policy"
 )
 
-// unwrapped returns the frame of a registry allocator.
-func unwrapped(a policy.Allocator) *Allocator {
-	if w, ok := a.(waitingAllocator); ok {
-		return w.Allocator
-	}
-	return a.(*Allocator)
-}
+// unwrapped returns a registry allocator of a contiguous strategy.
+func unwrapped(a policy.Allocator) *Allocator { return a.(*Allocator) }
 
 // fixed is a strategy that returns the rectangles it is given, in turn.
 type fixed struct{ next []Rect }
@@ -193,7 +188,7 @@ func TestReserveRandom(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, multi := pa.(multiAllocator); multi {
+				if _, multi := pa.(*MultiAllocator); multi {
 					if _, ok := pa.(policy.Reserver); ok {
 						t.Fatal("a non-contiguous allocator offers reservations")
 					}

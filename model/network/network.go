@@ -202,21 +202,14 @@ func Rounds(seed uint64, i int, msgs float64) int {
 }
 
 // Nodes returns the nodes of a running job in rank order: its placement's
-// pieces in order, each row by row (policy.Placer), else its node list.
+// pieces in order, each row by row.
 func Nodes(a policy.Allocation, W int, dst []int32) []int32 {
-	switch pl := a.(type) {
-	case policy.Placer:
-		var buf [8]policy.Piece
-		for _, p := range pl.Placement(buf[:0]) {
-			for y := int(p.Y); y < int(p.Y+p.H); y++ {
-				for x := int(p.X); x < int(p.X+p.W); x++ {
-					dst = append(dst, int32(policy.NodeOf(W, x, y)))
-				}
+	var buf [8]policy.Piece
+	for _, p := range a.Placement(buf[:0]) {
+		for y := int(p.Y); y < int(p.Y+p.H); y++ {
+			for x := int(p.X); x < int(p.X+p.W); x++ {
+				dst = append(dst, int32(policy.NodeOf(W, x, y)))
 			}
-		}
-	case policy.NodeLister:
-		for _, n := range pl.Nodes(nil) {
-			dst = append(dst, int32(n))
 		}
 	}
 	return dst

@@ -36,6 +36,7 @@ func (f *fixed) Release(policy.Allocation)                        {}
 func (f *fixed) Free() int                                        { return f.size }
 func (f *fixed) Size() int                                        { return f.size }
 func (f *fixed) Clone() policy.Allocator                          { return f }
+func (f *fixed) Feasible(*policy.Job) error                       { return nil }
 
 func fcfs(t *testing.T, m policy.Machine) policy.Scheduler {
 	for _, s := range sched.Schedulers() {
@@ -128,6 +129,12 @@ func TestSharedLinkSerialised(t *testing.T) {
 	}
 }
 
+// atStart is the engine's progress at time 0, when no job has run yet.
+type atStart struct{}
+
+func (atStart) Now() float64                    { return 0 }
+func (atStart) Remaining(j *policy.Job) float64 { return j.Run }
+
 // The rates the model sets: the job whose completion comes first gets the
 // rate that ends it then; a job still communicating at that instant,
 // rate 0.
@@ -137,7 +144,10 @@ func TestRates(t *testing.T) {
 	a := &policy.Job{Index: 0, Record: 0, Run: 1, Alloc: placed{one(0, 0), one(3, 0)}}
 	b := &policy.Job{Index: 1, Record: 1, Run: 1, Alloc: placed{policy.Rect(1, 0, 2, 1)}}
 	rate := []float64{1, 1}
-	w.Rates(0, []*policy.Job{a, b}, rate)
+	var pr atStart
+	w.Started(a, pr)
+	w.Started(b, pr)
+	w.Rates(pr, []*policy.Job{a, b}, rate)
 	if rate[0] != 0 || rate[1] != 1.0/12 {
 		t.Errorf("rates %v, want [0 1/12]", rate)
 	}

@@ -124,7 +124,7 @@ func (s *MultipleQueues) Schedule(sys policy.System) {
 			before := s.qs[i].Len()
 			blocked := scanQueue(sys, &s.qs[i], now, s.wtl)
 			s.n -= before - s.qs[i].Len()
-			if blocked || sys.Allocator().Free() == 0 {
+			if blocked || sys.Capacity().Free() == 0 {
 				break
 			}
 		}

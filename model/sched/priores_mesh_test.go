@@ -103,7 +103,7 @@ type meshChecker struct {
 
 func (c *meshChecker) Schedule(sys policy.System) {
 	t := c.t
-	rv, _ := sys.Allocator().(meshReserver)
+	rv, _ := sys.Reservations().(meshReserver)
 	before := map[*policy.Job]mesh.Rect{}
 	ready := map[*policy.Job]bool{}
 	for _, r := range c.res {
@@ -133,8 +133,8 @@ func (c *meshChecker) Schedule(sys policy.System) {
 		}
 		held += p.W*p.H - n
 	}
-	if held != rv.Held() || held > sys.Allocator().Free() {
-		t.Fatalf("t=%g: held %d, allocator %d, free %d", sys.Now(), held, rv.Held(), sys.Allocator().Free())
+	if held != rv.Held() || held > sys.Capacity().Free() {
+		t.Fatalf("t=%g: held %d, allocator %d, free %d", sys.Now(), held, rv.Held(), sys.Capacity().Free())
 	}
 	for _, j := range sys.Running() {
 		if j.Start != sys.Now() {
