@@ -38,7 +38,7 @@
 //     every replayed job. Jobs left out count in `filtered`.
 //   - Traces are told apart by (name, rep): two traces sharing both are an
 //     error naming both files.
-//   - Rejected jobs (engine.Jobs: no processor count, unknown run or submit
+//   - Rejected jobs (admit.Jobs: no processor count, unknown run or submit
 //     time, larger than the machine; or an allocator's feasibility check)
 //     are never replayed; they count in `rejected`.
 package experiment
@@ -196,7 +196,7 @@ func (p *prepared) shape(jobs []policy.Job, rule string) []policy.Job {
 // 2^k nodes, 2^k ≥ Procs, written as a 2^k×1 shape so that Job.Need is
 // 2^k (the external-fragmentation test asks for the whole subcube; the
 // rounding up is internal fragmentation). Jobs larger than the machine
-// are already rejected by engine.Jobs.
+// are already rejected by admit.Jobs.
 func subcubes(jobs []policy.Job) {
 	for i := range jobs {
 		j := &jobs[i]

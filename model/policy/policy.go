@@ -1,8 +1,11 @@
 package policy
 
-// Job is the engine's view of one job of a trace. The engine fills the
-// request fields from the trace record and maintains Start, End and Alloc.
-// Policies keep their own per-job state (indexed by Index), never in Job.
+// Job is the engine's view of one job of a trace. Job conversion
+// (model/admit) fills the request fields from the trace record; the
+// engine numbers the jobs (Index) and maintains Start, End and Alloc.
+// Policies keep their own per-job state (indexed by Index), never in Job;
+// what is seeded per job (a random placement, a job's messages) is seeded
+// by Record, so that it does not depend on which other jobs are replayed.
 type Job struct {
 	Index    int32   // position of the job in the run, 0..n−1 (set by engine.Run)
 	Record   int32   // position of the job's record in the trace (0-based)
