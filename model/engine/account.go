@@ -45,27 +45,26 @@ func (e *sim) integrate(t float64) {
 func (e *sim) sample(t float64) {
 	e.res.Instants++
 	e.res.MaxQueue = max(e.res.MaxQueue, e.waiting)
-	if e.fragmented = e.headHasRoom(); e.fragmented {
-		e.res.ExtFragInstants++
+	// External fragmentation: the earliest-arrived waiting job needs no
+	// more processors than are free.
+	e.fragmented = false
+	if e.waiting > 0 {
+		for e.head < len(e.jobs) && e.state[e.head] != stWaiting {
+			e.head++
+		}
+		if e.head < len(e.jobs) && float64(e.jobs[e.head].Need()) <= float64(e.alloc.Free()) {
+			e.fragmented = true
+			e.res.ExtFragInstants++
+		}
 	}
 	if e.opt.Series {
-		e.res.Series = append(e.res.Series, Sample{Time: t, Busy: e.busy, Running: e.nRun, Queue: e.waiting})
+		e.series(t)
 	}
 }
 
-// headHasRoom reports whether the earliest-arrived waiting job needs no
-// more processors than are free.
-func (e *sim) headHasRoom() bool {
-	if e.waiting == 0 {
-		return false
-	}
-	for e.head < len(e.jobs) && e.state[e.head] != stWaiting {
-		e.head++
-	}
-	if e.head == len(e.jobs) {
-		return false
-	}
-	return float64(e.jobs[e.head].Need()) <= float64(e.alloc.Free())
+// series appends the state after instant t (Options.Series).
+func (e *sim) series(t float64) {
+	e.res.Series = append(e.res.Series, Sample{Time: t, Busy: e.busy, Running: e.nRun, Queue: e.waiting})
 }
 
 // share is the number of processors an allocation holds.

@@ -43,7 +43,7 @@ type sim struct {
 	started int // jobs started so far
 	next    int // the next job to arrive
 	done    int // jobs completed or rejected
-	idle    int // consecutive instants idling on timers alone (idleCheck)
+	idle    int // consecutive instants idling on timers alone (idling)
 	err     error
 
 	dynamics            // remaining work and rates (progress.go)
@@ -161,7 +161,9 @@ func (e *sim) instant(t float64) error {
 	e.now = t
 	startedBefore := e.started
 	e.done += e.complete(t)
-	e.arrive(t)
+	if e.next < len(e.jobs) && e.jobs[e.next].Submit == t {
+		e.arrive(t)
+	}
 	for len(e.timers.h) > 0 && e.timers.min() <= t {
 		e.timers.pop()
 	}
@@ -177,7 +179,12 @@ func (e *sim) instant(t float64) error {
 		return fmt.Errorf("engine: t=%g: scheduler reports %d jobs waiting, engine counts %d", t, e.sched.Waiting(), e.waiting)
 	}
 	e.sample(t)
-	return e.idleCheck(startedBefore)
+	// Jobs wait, nothing runs and nothing will arrive: only timers remain.
+	if e.waiting > 0 && e.next == len(e.jobs) && len(e.comp.h) == 0 {
+		return e.idling(startedBefore)
+	}
+	e.idle = 0
+	return nil
 }
 
 // arrive admits the jobs that arrive at t, after rejecting those the
@@ -257,16 +264,12 @@ func (e *sim) complete(t float64) int {
 	return k
 }
 
-// idleCheck reports a deadlock when jobs wait, nothing runs and nothing
-// will arrive: only the scheduler's timers can still change anything. With
-// none set this is a deadlock; a scheduler that keeps setting timers
-// without ever starting a job would loop forever, so a long run of such
-// idle instants counts as one too.
-func (e *sim) idleCheck(startedBefore int) error {
-	if e.waiting == 0 || e.next < len(e.jobs) || len(e.comp.h) > 0 {
-		e.idle = 0
-		return nil
-	}
+// idling is called after an instant at which jobs wait, nothing runs and
+// nothing will arrive: only the scheduler's timers can still change
+// anything. With none set this is a deadlock; a scheduler that keeps
+// setting timers without ever starting a job would loop forever, so a long
+// run of such idle instants counts as one too.
+func (e *sim) idling(startedBefore int) error {
 	if e.started == startedBefore {
 		e.idle++
 	} else {
