@@ -166,7 +166,7 @@ func (s *EASY) Waiting() int { return s.q.Len() }
 // Schedule starts the head while it fits, then backfills around the head's
 // reservation.
 func (s *EASY) Schedule(sys policy.System) {
-	al := sys.Allocator()
+	al := sys.Capacity()
 	for s.q.Len() > 0 {
 		j := s.q.Front()
 		if j.Procs > al.Free() || !sys.Start(j) {
@@ -313,11 +313,11 @@ func (s *Conservative) hasRes(j *policy.Job) bool { return !math.IsNaN(s.resv[j.
 
 // Submit appends j to the queue, without a reservation yet.
 func (s *Conservative) Submit(j *policy.Job) {
-	for len(s.resv) <= j.Index {
+	for len(s.resv) <= int(j.Index) {
 		s.resv = append(s.resv, math.NaN())
 	}
 	s.resv[j.Index] = math.NaN()
-	for len(s.seen) <= j.Index {
+	for len(s.seen) <= int(j.Index) {
 		s.seen = append(s.seen, noEpoch)
 	}
 	s.seen[j.Index] = noEpoch
@@ -341,7 +341,7 @@ func (s *Conservative) Finished(j *policy.Job) {
 // started records that j started (sys.Start succeeded).
 func (s *Conservative) started(j *policy.Job) {
 	s.run.add(j)
-	for len(s.procs) <= j.Index {
+	for len(s.procs) <= int(j.Index) {
 		s.procs = append(s.procs, 0)
 	}
 	s.procs[j.Index] = j.Alloc.Procs()
@@ -363,7 +363,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 		return
 	}
 	s.valid = !s.noQuick
-	al := sys.Allocator()
+	al := sys.Capacity()
 	waiting := s.q.Jobs()
 	now := sys.Now()
 	held := func(j *policy.Job) (float64, bool) {
@@ -579,7 +579,7 @@ func (s *Conservative) quick(sys policy.System) bool {
 			return false
 		}
 	}
-	full, al := &s.full, sys.Allocator()
+	full, al := &s.full, sys.Capacity()
 	full.advance(now)
 	ok, started := true, false
 	for _, j := range waiting {

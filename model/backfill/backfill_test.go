@@ -16,7 +16,7 @@ type row [5]float64
 func jobsOf(rows []row) []policy.Job {
 	jobs := make([]policy.Job, len(rows))
 	for i, r := range rows {
-		jobs[i] = policy.Job{Index: i, ID: int64(r[0]), Submit: r[1], Procs: int(r[2]), Run: r[3], Estimate: r[4], User: -1}
+		jobs[i] = policy.Job{Index: int32(i), ID: int64(r[0]), Submit: r[1], Procs: int(r[2]), Run: r[3], Estimate: r[4], User: -1}
 	}
 	return jobs
 }
@@ -241,7 +241,7 @@ func randomJobs(n, procs int, seed uint64, exact bool) []policy.Job {
 		if !exact {
 			est = float64(r.IntN(150))
 		}
-		jobs[i] = policy.Job{Index: i, ID: int64(i + 1), Submit: t, Run: run, Estimate: est, Procs: 1 + r.IntN(procs)}
+		jobs[i] = policy.Job{Index: int32(i), ID: int64(i + 1), Submit: t, Run: run, Estimate: est, Procs: 1 + r.IntN(procs)}
 	}
 	return jobs
 }

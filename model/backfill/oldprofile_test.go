@@ -54,7 +54,7 @@ func (s *oldConservative) hasRes(j *policy.Job) bool { return !math.IsNaN(s.resv
 
 // Submit appends j to the queue, without a reservation yet.
 func (s *oldConservative) Submit(j *policy.Job) {
-	for len(s.resv) <= j.Index {
+	for len(s.resv) <= int(j.Index) {
 		s.resv = append(s.resv, math.NaN())
 	}
 	s.resv[j.Index] = math.NaN()
@@ -88,7 +88,7 @@ func (s *oldConservative) Schedule(sys policy.System) {
 		return
 	}
 	s.valid = !s.noQuick
-	al := sys.Allocator()
+	al := sys.Capacity()
 	waiting := s.q.Jobs()
 	now := sys.Now()
 	// The profiles: free processors now, +procs at each running job's
@@ -206,7 +206,7 @@ func (s *oldConservative) quick(sys policy.System) bool {
 			return false
 		}
 	}
-	full, al := &s.full, sys.Allocator()
+	full, al := &s.full, sys.Capacity()
 	full.advance(now)
 	ok, started := true, false
 	for _, j := range waiting {

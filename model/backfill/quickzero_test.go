@@ -58,7 +58,7 @@ func zeroOverrunJobs(n, procs int, seed uint64) []policy.Job {
 		if r.IntN(2) == 0 {
 			p = 1 + r.IntN(max(1, procs/4))
 		}
-		jobs[i] = policy.Job{Index: i, ID: int64(i + 1), Submit: t, Run: run, Estimate: est, Procs: p, User: -1}
+		jobs[i] = policy.Job{Index: int32(i), ID: int64(i + 1), Submit: t, Run: run, Estimate: est, Procs: p, User: -1}
 	}
 	return jobs
 }

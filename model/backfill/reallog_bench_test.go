@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/schedlab/schedlab/model/admit"
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/flat"
 	"github.com/schedlab/schedlab/model/policy"
@@ -30,7 +31,7 @@ func lublinJobs(tb testing.TB, compress float64) ([]policy.Job, policy.Machine) 
 		tb.Fatal(lublinErr)
 	}
 	m := policy.Machine{Kind: policy.Flat, Procs: 1024}
-	jobs, _ := engine.Jobs(lublinTrace, m, engine.EstimatesRequested)
+	jobs, _ := admit.Jobs(lublinTrace, m, admit.EstimatesRequested)
 	for i := range jobs {
 		jobs[i].Submit *= compress
 	}
@@ -86,7 +87,7 @@ func BenchmarkRealLog(b *testing.B) {
 				tb.Fatal(err)
 			}
 			m := policy.Machine{Kind: policy.Flat, Procs: 100}
-			jobs, _ := engine.Jobs(tr, m, engine.EstimatesRequested)
+			jobs, _ := admit.Jobs(tr, m, admit.EstimatesRequested)
 			return jobs, m
 		}},
 		{"lublin120k", func(tb testing.TB) ([]policy.Job, policy.Machine) { return lublinJobs(tb, 1) }},

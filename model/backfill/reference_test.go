@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/schedlab/schedlab/model/admit"
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/flat"
 	"github.com/schedlab/schedlab/model/policy"
@@ -38,7 +39,7 @@ func tiedJobs(n, procs int, seed uint64, load float64, exact bool) []policy.Job 
 			p = 1 << r.IntN(5)
 			p = min(p, procs)
 		}
-		jobs[i] = policy.Job{Index: i, ID: int64(i + 1), Submit: t, Run: run, Estimate: est, Procs: p, User: -1}
+		jobs[i] = policy.Job{Index: int32(i), ID: int64(i + 1), Submit: t, Run: run, Estimate: est, Procs: p, User: -1}
 	}
 	return jobs
 }
@@ -225,7 +226,7 @@ func (e *easyRef) Schedule(sys policy.System) {
 	slices.SortFunc(run, func(a, b *policy.Job) int {
 		return cmpF(a.Start+a.Estimate, b.Start+b.Estimate)
 	})
-	avail := sys.Allocator().Free()
+	avail := sys.Capacity().Free()
 	sh := math.Inf(1)
 	for _, r := range run {
 		avail += r.Alloc.Procs()
@@ -338,7 +339,7 @@ func logJobs(t *testing.T, file string, procs int) ([]policy.Job, policy.Machine
 		t.Fatal(err)
 	}
 	m := policy.Machine{Kind: policy.Flat, Procs: procs}
-	jobs, _ := engine.Jobs(tr, m, engine.EstimatesRequested)
+	jobs, _ := admit.Jobs(tr, m, admit.EstimatesRequested)
 	return jobs, m
 }
 

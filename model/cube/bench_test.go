@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/schedlab/schedlab/model/admit"
 	"github.com/schedlab/schedlab/model/backfill"
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/policy"
@@ -74,7 +75,7 @@ func nasa(tb testing.TB) *trace.Trace {
 func BenchmarkReplayNASA(b *testing.B) {
 	t := nasa(b)
 	m := policy.Machine{Kind: policy.Cube, Dim: 7, Procs: 128}
-	src, _ := engine.Jobs(t, m, engine.EstimatesRequested)
+	src, _ := admit.Jobs(t, m, admit.EstimatesRequested)
 	var scheds []policy.SchedulerSpec
 	for _, s := range append(sched.Schedulers(), backfill.Schedulers()...) {
 		if policy.Supports(s.Kinds, policy.Cube) {
@@ -114,7 +115,7 @@ func TestNASAEveryPair(t *testing.T) {
 	}
 	tr := nasa(t)
 	m := policy.Machine{Kind: policy.Cube, Dim: 7, Procs: 128}
-	src, _ := engine.Jobs(tr, m, engine.EstimatesRequested)
+	src, _ := admit.Jobs(tr, m, admit.EstimatesRequested)
 	for _, as := range Allocators() {
 		for _, ss := range append(sched.Schedulers(), backfill.Schedulers()...) {
 			if !policy.Supports(ss.Kinds, policy.Cube) {

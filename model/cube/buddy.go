@@ -125,7 +125,7 @@ func (b *Buddy) Free() int { return b.free }
 // Size is 2^n.
 func (b *Buddy) Size() int { return 1 << b.n }
 
-// Feasible rejects a request larger than the n-cube (policy.Feasibility).
+// Feasible rejects a request larger than the n-cube.
 func (b *Buddy) Feasible(j *policy.Job) error { return feasible(j, b.n) }
 
 // Clone returns an independent copy.

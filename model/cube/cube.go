@@ -5,14 +5,14 @@
 // A job asks for a k-cube: its processor count rounded up to 2^k (Dim), so
 // that a job of 3 processors holds 4 nodes and the fourth counts as
 // internal fragmentation. A request above 2^n can never be placed: the
-// allocators reject it on arrival (policy.Feasibility).
+// allocators reject it on arrival (Feasible).
 //
 // An allocation is a subcube (Sub): the nodes {Base | s : s ⊆ Mask}, whose
 // addresses agree on the n−k fixed bits outside Mask. A basic (buddy)
 // k-cube has Mask = 2^k − 1; the Gray-code, modified-buddy and free-list
-// allocators also give non-basic subcubes. Every allocation is a
-// policy.Placer (one policy.Subcube piece) and a policy.NodeLister, so the
-// engine's checker proves that no node is held twice.
+// allocators also give non-basic subcubes. Every allocation is placed as
+// one policy.Subcube piece, from which the engine's checker proves that no
+// node is held twice.
 //
 // The allocators (one file each, registry.go lists them) follow P.
 // Mohapatra, C. Yu and C. R. Das, "A Lazy Scheduling Scheme for Hypercube
@@ -53,19 +53,7 @@ func (s *Sub) Dim() int { return bits.OnesCount32(uint32(s.Mask)) }
 // Procs is the number of nodes held, 2^Dim.
 func (s *Sub) Procs() int { return 1 << s.Dim() }
 
-// Nodes appends the node addresses in increasing order (policy.NodeLister).
-func (s *Sub) Nodes(dst []int) []int {
-	m := int(s.Mask)
-	for x := 0; ; x = (x - m) & m {
-		dst = append(dst, int(s.Base)|x)
-		if x == m {
-			break
-		}
-	}
-	return dst
-}
-
-// Placement appends the subcube as one piece (policy.Placer).
+// Placement appends the subcube as one piece (policy.Allocation).
 func (s *Sub) Placement(dst []policy.Piece) []policy.Piece {
 	return append(dst, policy.Subcube(int(s.Base), int(s.Mask)))
 }
@@ -142,7 +130,7 @@ func (s *nodes) clone() nodes {
 	return nodes{n: s.n, busy: append([]uint64(nil), s.busy...), free: s.free}
 }
 
-// The methods of policy.Allocator and policy.Feasibility that every
+// The methods of policy.Allocator that every
 // bitmap strategy shares (BuddyBitmap, Gray, MultiGray, ModBuddy,
 // FreeList), promoted from the embedded nodes; each strategy adds
 // Allocate and Clone (FreeList its own Release).
@@ -159,7 +147,7 @@ func (s *nodes) Free() int { return s.free }
 // Size is 2^n.
 func (s *nodes) Size() int { return 1 << s.n }
 
-// Feasible rejects a request larger than the n-cube (policy.Feasibility).
+// Feasible rejects a request larger than the n-cube.
 func (s *nodes) Feasible(j *policy.Job) error { return feasible(j, s.n) }
 
 // pattern is the bits of the word that subcube (base, mask) has in its

@@ -69,7 +69,7 @@ func bruteFree(n, k int, busy []bool) bool {
 // every value on the other k; and that its placement says the same.
 func checkSub(t *testing.T, n, k int, a policy.Allocation) []int {
 	t.Helper()
-	ns := a.(policy.NodeLister).Nodes(nil)
+	ns := policy.Nodes(a, policy.Machine{}, nil)
 	if len(ns) != 1<<k || a.Procs() != 1<<k {
 		t.Fatalf("%d nodes, Procs %d, want a %d-cube", len(ns), a.Procs(), k)
 	}
@@ -87,7 +87,7 @@ func checkSub(t *testing.T, n, k int, a policy.Allocation) []int {
 	if bits.OnesCount(uint(free)) != k {
 		t.Fatalf("nodes %v vary on %d bits, want %d (fixed bits %d)", ns, bits.OnesCount(uint(free)), k, n-k)
 	}
-	pl := a.(policy.Placer).Placement(nil)
+	pl := a.Placement(nil)
 	if len(pl) != 1 || pl[0] != policy.Subcube(and, free) {
 		t.Fatalf("placement %v, want base %d mask %d", pl, and, free)
 	}
@@ -143,7 +143,7 @@ func TestRandomAgainstBruteForce(t *testing.T) {
 							}
 							hs = append(hs, held{al, ns})
 							// A clone taken before decides the same.
-							if cl, ok2 := before.Allocate(j); !ok2 || !slices.Equal(cl.(policy.NodeLister).Nodes(nil), ns) {
+							if cl, ok2 := before.Allocate(j); !ok2 || !slices.Equal(policy.Nodes(cl, policy.Machine{}, nil), ns) {
 								t.Fatalf("step %d: the clone decided differently", step)
 							}
 						} else if exists {
@@ -173,7 +173,7 @@ func TestRandomAgainstBruteForce(t *testing.T) {
 func TestFeasibility(t *testing.T) {
 	for _, name := range names() {
 		a := newByName(t, name, 4)
-		f := a.(policy.Feasibility)
+		f := a
 		if err := f.Feasible(&policy.Job{Procs: 17}); err == nil {
 			t.Errorf("%s: 17 processors on cube:4 feasible", name)
 		}
@@ -254,7 +254,7 @@ func TestBuddyByHand(t *testing.T) {
 func busyOf(n int, ss ...*Sub) []bool {
 	busy := make([]bool, 1<<n)
 	for _, s := range ss {
-		for _, v := range s.Nodes(nil) {
+		for _, v := range policy.Nodes(s, policy.Machine{}, nil) {
 			busy[v] = true
 		}
 	}
@@ -296,7 +296,7 @@ func TestGrayWindows(t *testing.T) {
 			pos = append(pos, gray(i%8))
 		}
 		slices.Sort(pos)
-		if got := (&Sub{Base: int32(b), Mask: int32(mk)}).Nodes(nil); !slices.Equal(got, pos) {
+		if got := policy.Nodes(&Sub{Base: int32(b), Mask: int32(mk)}, policy.Machine{}, nil); !slices.Equal(got, pos) {
 			t.Errorf("window %d: nodes %v, positions give %v", m, got, pos)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/schedlab/schedlab/model/engine"
@@ -27,9 +28,15 @@ func (h *hooked) Schedule(s policy.System) {
 
 // halfWhenShared is a progress model: every running job runs at half speed
 // while two or more jobs run (a shared network, say), at full speed alone.
-type halfWhenShared struct{}
+type halfWhenShared struct{ rateOnly }
 
-func (halfWhenShared) Rates(_ float64, running []*policy.Job, rate []float64) {
+// rateOnly is a progress model's Started and Left, ignored.
+type rateOnly struct{}
+
+func (rateOnly) Started(*policy.Job, policy.Progress) {}
+func (rateOnly) Left(*policy.Job, policy.Progress)    {}
+
+func (halfWhenShared) Rates(_ policy.Progress, running []*policy.Job, rate []float64) {
 	for i := range rate {
 		rate[i] = 1
 		if len(running) >= 2 {
@@ -97,9 +104,9 @@ func TestProgressModelIdentity(t *testing.T) {
 	}
 }
 
-type fullSpeed struct{}
+type fullSpeed struct{ rateOnly }
 
-func (fullSpeed) Rates(_ float64, _ []*policy.Job, rate []float64) {
+func (fullSpeed) Rates(_ policy.Progress, _ []*policy.Job, rate []float64) {
 	for i := range rate {
 		rate[i] = 1
 	}
@@ -113,7 +120,7 @@ func randomJobs(n, procs int, seed int) []policy.Job {
 		t += float64((i*7919 + seed*31) % 5)
 		run := float64((i*104729 + seed) % 23)
 		p := 1 + (i*31+seed)%procs
-		jobs[i] = policy.Job{Index: i, ID: int64(i + 1), Submit: t, Run: run, Estimate: run, Procs: p, User: -1}
+		jobs[i] = policy.Job{Index: int32(i), ID: int64(i + 1), Submit: t, Run: run, Estimate: run, Procs: p, User: -1}
 	}
 	return jobs
 }
@@ -154,13 +161,12 @@ type preempter struct {
 }
 
 func (p *preempter) Schedule(s policy.System) {
-	pre := s.(policy.Preemptor)
 	if s.Now() == 0 {
 		s.Wake(3)
 	}
 	if s.Now() == 3 {
 		for _, j := range s.Running() {
-			if j.ID == 1 && pre.Suspend(j) {
+			if j.ID == 1 && s.Suspend(j) {
 				p.suspended = append(p.suspended, j)
 			}
 		}
@@ -205,7 +211,7 @@ func (m *mover) Schedule(s policy.System) {
 	}
 	if s.Now() == 2 {
 		for _, j := range s.Running() {
-			if j.ID == 1 && !s.(policy.Preemptor).Migrate(j, 1) {
+			if j.ID == 1 && !s.Migrate(j, 1) {
 				panic("migration failed")
 			}
 		}
@@ -233,7 +239,7 @@ func TestMigrate(t *testing.T) {
 // per job, and records the time it was told before each allocation.
 type small struct {
 	*flat.Count
-	now   float64
+	run   policy.RunContext
 	times []float64
 }
 
@@ -243,9 +249,9 @@ func (s *small) Feasible(j *policy.Job) error {
 	}
 	return nil
 }
-func (s *small) SetNow(t float64) { s.now = t }
+func (s *small) SetContext(c policy.RunContext) { s.run = c }
 func (s *small) Allocate(j *policy.Job) (policy.Allocation, bool) {
-	s.times = append(s.times, s.now)
+	s.times = append(s.times, s.run.Now())
 	return s.Count.Allocate(j)
 }
 
@@ -299,8 +305,7 @@ func TestFractionalShare(t *testing.T) {
 }
 
 var _ policy.Handoff = (*lazy)(nil)
-var _ policy.Feasibility = (*small)(nil)
-var _ policy.Clocked = (*small)(nil)
+var _ policy.Contextual = (*small)(nil)
 
 // equi hands out allocations whose share the scheduler sets (malleable
 // equipartition): a share starts at 0 and follows *share.
@@ -395,7 +400,6 @@ type chaos struct {
 }
 
 func (c *chaos) Schedule(s policy.System) {
-	pre := s.(policy.Preemptor)
 	now := s.Now()
 	for _, j := range append([]*policy.Job(nil), s.Running()...) {
 		if c.calm[j.ID] > now {
@@ -403,13 +407,13 @@ func (c *chaos) Schedule(s policy.System) {
 		}
 		switch x := c.r.IntN(10); {
 		case x == 0:
-			if !pre.Suspend(j) {
+			if !s.Suspend(j) {
 				panic("suspend failed")
 			}
 			c.suspended = append(c.suspended, j)
 		case x == 1:
 			d := float64(c.r.IntN(3)) / 2
-			if pre.Migrate(j, d) {
+			if s.Migrate(j, d) {
 				c.delays[j.ID] += d
 				c.calm[j.ID] = now + d
 			}
@@ -532,11 +536,11 @@ func TestFlatFeasibility(t *testing.T) {
 // looker records, at each allocation, the two largest other waiting jobs.
 type looker struct {
 	*flat.Count
-	w    policy.Waiting
+	w    policy.RunContext
 	seen []string
 }
 
-func (l *looker) SetWaiting(w policy.Waiting) { l.w = w }
+func (l *looker) SetContext(c policy.RunContext) { l.w = c }
 func (l *looker) Allocate(j *policy.Job) (policy.Allocation, bool) {
 	var ids []int64
 	for _, o := range l.w.Largest(2, j, nil) {
@@ -546,9 +550,9 @@ func (l *looker) Allocate(j *policy.Job) (policy.Allocation, bool) {
 	return l.Count.Allocate(j)
 }
 
-// A WaitingAware allocator sees the waiting jobs, largest first, without
+// A Contextual allocator sees the waiting jobs, largest first, without
 // the job being allocated and without the running ones.
-func TestWaitingAware(t *testing.T) {
+func TestContextLargest(t *testing.T) {
 	jobs := mk([4]float64{1, 0, 10, 4}, [4]float64{2, 1, 1, 1}, [4]float64{3, 2, 1, 3}, [4]float64{4, 3, 1, 2}, [4]float64{5, 3, 1, 3})
 	a := &looker{Count: flat.NewCount(4)}
 	if _, err := engine.Run(jobs, policy.Machine{Kind: policy.Flat, Procs: 4}, a, &fifo{}, engine.Options{Check: true}); err != nil {
@@ -589,4 +593,76 @@ func TestExternalFragmentation(t *testing.T) {
 	if res.ExtFragTime != 0 || res.ExtFragInstants != 0 {
 		t.Errorf("count allocator: external fragmentation %g over %d instants", res.ExtFragTime, res.ExtFragInstants)
 	}
+}
+
+// tracer is a progress model that runs every job at half speed and logs
+// what the engine tells it: starts, departures and the remaining work of
+// the running jobs at each Rates call.
+type tracer struct{ log []string }
+
+func (m *tracer) Started(j *policy.Job, p policy.Progress) {
+	m.log = append(m.log, fmt.Sprintf("start %d@%g", j.ID, p.Now()))
+}
+func (m *tracer) Left(j *policy.Job, p policy.Progress) {
+	m.log = append(m.log, fmt.Sprintf("left %d@%g", j.ID, p.Now()))
+}
+func (m *tracer) Rates(p policy.Progress, running []*policy.Job, rate []float64) {
+	for k, j := range running {
+		m.log = append(m.log, fmt.Sprintf("rem %d@%g=%g", j.ID, p.Now(), p.Remaining(j)))
+		rate[k] = 0.5
+	}
+}
+
+// flat:4 at half speed. Job 1 (run 10) runs 0..20; job 2 (run 1) arrives
+// at 4 and runs 4..6; job 3 (4 procs, run 2) arrives at 5, is suspended at
+// 8 (2 − 1.5 = 0.5 left) and resumed at 9, ending at 10 (its rate 1 again
+// from 9: the model is called at 9 after the resumption and sets 0.5).
+func TestProgressStartedLeftRemaining(t *testing.T) {
+	jobs := mk([4]float64{1, 0, 10, 1}, [4]float64{2, 4, 1, 1}, [4]float64{3, 5, 2, 2})
+	m := &tracer{}
+	res, err := engine.Run(jobs, policy.Machine{Kind: policy.Flat, Procs: 4}, flat.NewCount(4), &pauser{},
+		engine.Options{Check: true, Progress: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "start 1@0 rem 1@0=10 start 2@4 rem 1@4=8 rem 2@4=1 start 3@5 rem 1@5=7.5 rem 2@5=0.5 rem 3@5=2 " +
+		"left 2@6 rem 1@6=7 rem 3@6=1.5 left 3@8 rem 1@8=6 start 3@9 rem 1@9=5.5 rem 3@9=0.5 left 3@10 rem 1@10=5 left 1@20"
+	if got := strings.Join(m.log, " "); got != want {
+		t.Errorf("log\n%s\nwant\n%s", got, want)
+	}
+	if j := res.Jobs; j[0].End != 20 || j[1].End != 6 || j[2].Start != 5 || j[2].End != 10 {
+		t.Errorf("jobs %+v", j)
+	}
+}
+
+// pauser is FCFS that suspends job 3 at 8 and resumes it at 9.
+type pauser struct {
+	fifo
+	held *policy.Job
+}
+
+func (p *pauser) Schedule(s policy.System) {
+	switch s.Now() {
+	case 0:
+		s.Wake(8)
+		s.Wake(9)
+	case 8:
+		for _, j := range s.Running() {
+			if j.ID == 3 && s.Suspend(j) {
+				p.held = j
+			}
+		}
+	case 9:
+		if !s.Start(p.held) {
+			panic("job 3 does not resume")
+		}
+		p.held = nil
+	}
+	p.fifo.Schedule(s)
+}
+func (p *pauser) Waiting() int {
+	if p.held != nil {
+		return len(p.q) + 1
+	}
+	return len(p.q)
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/schedlab/schedlab/model/flat"
 	"github.com/schedlab/schedlab/model/internal/race"
 	"github.com/schedlab/schedlab/model/policy"
-	"github.com/schedlab/schedlab/trace"
 )
 
 // fifo is a strict FCFS scheduler for the engine's own tests.
@@ -33,7 +32,7 @@ func (f *fifo) Finished(j *policy.Job) {
 }
 func (f *fifo) Schedule(s policy.System) {
 	if f.log != nil {
-		*f.log = append(*f.log, fmt.Sprintf("schedule %g free=%d", s.Now(), s.Allocator().Free()))
+		*f.log = append(*f.log, fmt.Sprintf("schedule %g free=%d", s.Now(), s.Capacity().Free()))
 	}
 	for len(f.q) > 0 && s.Start(f.q[0]) {
 		if f.log != nil {
@@ -48,7 +47,7 @@ func (f *fifo) Waiting() int { return len(f.q) }
 func mk(rows ...[4]float64) []policy.Job {
 	jobs := make([]policy.Job, len(rows))
 	for i, r := range rows {
-		jobs[i] = policy.Job{Index: i, ID: int64(r[0]), Submit: r[1], Run: r[2], Estimate: r[2], Procs: int(r[3]), User: -1}
+		jobs[i] = policy.Job{Index: int32(i), ID: int64(r[0]), Submit: r[1], Run: r[2], Estimate: r[2], Procs: int(r[3]), User: -1}
 	}
 	return jobs
 }
@@ -152,12 +151,13 @@ type badAlloc struct{ free int }
 
 type one struct{ n int }
 
-func (o one) Procs() int                        { return o.n }
-func (o one) Nodes(dst []int) []int             { return append(dst, 0) }
-func (b *badAlloc) Release(a policy.Allocation) { b.free += a.Procs() }
-func (b *badAlloc) Free() int                   { return b.free }
-func (b *badAlloc) Size() int                   { return 4 }
-func (b *badAlloc) Clone() policy.Allocator     { c := *b; return &c }
+func (o one) Procs() int                                  { return o.n }
+func (o one) Placement(dst []policy.Piece) []policy.Piece { return append(dst, policy.Range(0, 1)) }
+func (b *badAlloc) Feasible(*policy.Job) error            { return nil }
+func (b *badAlloc) Release(a policy.Allocation)           { b.free += a.Procs() }
+func (b *badAlloc) Free() int                             { return b.free }
+func (b *badAlloc) Size() int                             { return 4 }
+func (b *badAlloc) Clone() policy.Allocator               { c := *b; return &c }
 func (b *badAlloc) Allocate(j *policy.Job) (policy.Allocation, bool) {
 	if j.Procs > b.free {
 		return nil, false
@@ -195,42 +195,6 @@ func TestStartBeforeArrival(t *testing.T) {
 	}
 }
 
-func TestJobs(t *testing.T) {
-	tr := &trace.Trace{}
-	add := func(id int64, submit, run float64, req, alloc int64, reqTime float64) {
-		j := trace.NewJob(id)
-		j.Submit, j.Run, j.ReqProcs, j.AllocProcs, j.ReqTime = submit, run, req, alloc, reqTime
-		tr.Jobs = append(tr.Jobs, j)
-	}
-	add(1, 10, 5, 4, -1, 100) // ok: requested procs, estimate 100
-	add(2, 5, 5, -1, 8, -1)   // ok: allocated procs, estimate = run; sorts first
-	add(3, 10, 0, 2, 2, 50)   // ok: zero run time
-	add(4, 11, -1, 2, 2, 50)  // unknown run time
-	add(5, 12, 5, -1, -1, 50) // no processor count
-	add(6, 13, 5, 200, 2, 50) // larger than the machine
-	add(7, -1, 5, 1, 1, 50)   // unknown submit
-	m := policy.Machine{Kind: policy.Flat, Procs: 128}
-	jobs, rej := engine.Jobs(tr, m, engine.EstimatesRequested)
-	var got []string
-	for _, j := range jobs {
-		got = append(got, fmt.Sprintf("%d:%d:%g", j.ID, j.Procs, j.Estimate))
-	}
-	if g, w := strings.Join(got, " "), "2:8:5 1:4:100 3:2:50"; g != w {
-		t.Errorf("jobs %s, want %s", g, w)
-	}
-	var rg []string
-	for _, r := range rej {
-		rg = append(rg, fmt.Sprint(r.ID))
-	}
-	if g, w := strings.Join(rg, " "), "4 5 6 7"; g != w {
-		t.Errorf("rejected %s, want %s (%v)", g, w, rej)
-	}
-	jobs, _ = engine.Jobs(tr, m, engine.EstimatesActual)
-	if jobs[1].Estimate != 5 {
-		t.Errorf("actual estimates: job 1 estimate %g, want 5", jobs[1].Estimate)
-	}
-}
-
 // erlangC is the M/M/c mean wait in queue (Erlang C formula) for arrival
 // rate lambda and service rate mu per server.
 func erlangC(c int, lambda, mu float64) float64 {
@@ -257,7 +221,7 @@ func mmc(n, c int, rho float64, seed uint64) []policy.Job {
 	for i := range jobs {
 		t += r.ExpFloat64() / lambda
 		run := r.ExpFloat64()
-		jobs[i] = policy.Job{Index: i, ID: int64(i + 1), Submit: t, Run: run, Estimate: run, Procs: 1}
+		jobs[i] = policy.Job{Index: int32(i), ID: int64(i + 1), Submit: t, Run: run, Estimate: run, Procs: 1}
 	}
 	return jobs
 }
@@ -332,37 +296,5 @@ func TestWake(t *testing.T) {
 	}
 	if res.Last != 8 || res.QueueArea != 10 {
 		t.Errorf("last %g queue area %g, want 8 and 10", res.Last, res.QueueArea)
-	}
-}
-
-// Jobs carries the mesh shape and the malleable characteristics (-1 when
-// unknown; none at all for a rigid job).
-func TestJobsShapeAndMalleable(t *testing.T) {
-	tr := &trace.Trace{}
-	for id := int64(1); id <= 3; id++ {
-		j := trace.NewJob(id)
-		j.Submit, j.Run, j.ReqProcs = 0, 5, 8
-		tr.Jobs = append(tr.Jobs, j)
-	}
-	tr.Jobs[0].Work, tr.Jobs[0].Efficiency, tr.Jobs[0].MaxParallelism = 1000, 87.5, 16
-	tr.Jobs[0].ReqWidth, tr.Jobs[0].ReqHeight = 4, 2
-	tr.Jobs[2].Work, tr.Jobs[2].Efficiency, tr.Jobs[2].MaxParallelism = math.NaN(), math.Inf(1), 0
-	for id := int64(4); id <= 5; id++ {
-		j := trace.NewJob(id)
-		j.Submit, j.Run, j.ReqProcs = 0, 5, 8
-		tr.Jobs = append(tr.Jobs, j)
-	}
-	tr.Jobs[3].Efficiency = 50
-	tr.Jobs[4].MaxParallelism = 3
-	jobs, rej := engine.Jobs(tr, policy.Machine{Kind: policy.Mesh, Procs: 64, Width: 8, Height: 8}, engine.EstimatesRequested)
-	if len(rej) != 0 {
-		t.Fatal(rej)
-	}
-	var got []string
-	for _, j := range jobs {
-		got = append(got, fmt.Sprintf("%dx%d %v", j.Width, j.Height, j.Malleable))
-	}
-	if g, w := strings.Join(got, " | "), "4x2 &{1000 87.5 16} | 0x0 <nil> | 0x0 <nil> | 0x0 &{-1 50 -1} | 0x0 &{-1 -1 3}"; g != w {
-		t.Errorf("got %s, want %s", g, w)
 	}
 }

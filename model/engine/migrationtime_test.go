@@ -7,7 +7,6 @@ import (
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/flat"
 	"github.com/schedlab/schedlab/model/policy"
-	"github.com/schedlab/schedlab/trace"
 )
 
 // script runs FCFS and, at the given instants, migrates (delay ≥ 0) or
@@ -33,10 +32,10 @@ func (p *script) Schedule(s policy.System) {
 				continue
 			}
 			if d < 0 {
-				s.(policy.Preemptor).Suspend(j)
+				s.Suspend(j)
 				p.suspended = append(p.suspended, j)
 				s.Wake(s.Now() + 1)
-			} else if !s.(policy.Preemptor).Migrate(j, d) {
+			} else if !s.Migrate(j, d) {
 				panic("migration failed")
 			}
 			break
@@ -76,29 +75,5 @@ func TestMigrationTime(t *testing.T) {
 		if res.MigrationTime != c.want || res.Jobs[0].End != c.end {
 			t.Errorf("%s: migration time %g, end %g; want %g, %g", name, res.MigrationTime, res.Jobs[0].End, c.want, c.end)
 		}
-	}
-}
-
-// Jobs takes priority and deadline from the trace, -1 when unknown.
-func TestJobsPriorityDeadline(t *testing.T) {
-	tr := &trace.Trace{}
-	for i, pd := range [][2]float64{{2, 30.5}, {-1, -1}, {0, 0}, {1 << 40, 7}} {
-		j := trace.NewJob(int64(i + 1))
-		j.Submit, j.Run, j.ReqProcs = 0, 5, 1
-		j.Priority, j.Deadline = int64(pd[0]), pd[1]
-		tr.Jobs = append(tr.Jobs, j)
-	}
-	jobs, rej := engine.Jobs(tr, policy.Machine{Kind: policy.Flat, Procs: 4}, engine.EstimatesRequested)
-	if len(rej) != 0 {
-		t.Fatal(rej)
-	}
-	want := [][2]float64{{2, 30.5}, {-1, -1}, {0, 0}, {-1, 7}}
-	for i, j := range jobs {
-		if float64(j.Priority()) != want[i][0] || j.Deadline() != want[i][1] {
-			t.Errorf("job %d: priority %d deadline %g, want %v", j.ID, j.Priority(), j.Deadline(), want[i])
-		}
-	}
-	if jobs[1].Window != nil {
-		t.Error("a job with neither priority nor deadline has a Window")
 	}
 }

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"fmt"
+	"github.com/schedlab/schedlab/model/admit"
 	"github.com/schedlab/schedlab/trace"
 	"math"
 	"strings"
@@ -94,11 +95,13 @@ type listed struct {
 	nodes []int
 }
 
-func (l listed) Procs() int            { return l.n }
-func (l listed) Nodes(dst []int) []int { return append(dst, l.nodes...) }
-
-// opaque hides the node list of an allocation.
-type opaque struct{ policy.Allocation }
+func (l listed) Procs() int { return l.n }
+func (l listed) Placement(dst []policy.Piece) []policy.Piece {
+	for _, q := range l.nodes {
+		dst = append(dst, policy.Range(q, 1))
+	}
+	return dst
+}
 
 func (f *faulty) Allocate(j *policy.Job) (policy.Allocation, bool) {
 	switch f.fault {
@@ -116,19 +119,19 @@ func (f *faulty) Allocate(j *policy.Job) (policy.Allocation, bool) {
 		if !ok {
 			return nil, false
 		}
-		return listed{a.Procs(), a.(policy.NodeLister).Nodes(nil)[1:]}, true
-	case "overbook": // no node list, never runs out
+		return listed{a.Procs(), policy.Nodes(a, policy.Machine{}, nil)[1:]}, true
+	case "overbook": // never runs out: processors numbered on and on
+		l := listed{n: j.Procs}
+		for q := f.used; q < f.used+j.Procs; q++ {
+			l.nodes = append(l.nodes, q)
+		}
 		f.used += j.Procs
-		return opaque{oneProc(j.Procs)}, true
+		return l, true
 	case "nil":
 		return nil, true
 	}
 	return f.Count.Allocate(j)
 }
-
-type oneProc int
-
-func (o oneProc) Procs() int { return int(o) }
 
 func (f *faulty) Release(a policy.Allocation) {
 	switch f.fault {
@@ -223,7 +226,7 @@ func TestJobsRejectsNonFinite(t *testing.T) {
 	add(6, 3, 5, math.NaN()) // estimate unknown → actual run time
 	add(7, 4, 5, math.Inf(1))
 	m := policy.Machine{Kind: policy.Flat, Procs: 4}
-	jobs, rej := engine.Jobs(tr, m, engine.EstimatesRequested)
+	jobs, rej := admit.Jobs(tr, m, admit.EstimatesRequested)
 	var got, rg []string
 	for _, j := range jobs {
 		got = append(got, fmt.Sprintf("%d:%g", j.ID, j.Estimate))

@@ -6,9 +6,9 @@ import (
 	"github.com/schedlab/schedlab/model/policy"
 )
 
-// waitingSet is the engine's policy.Waiting: the positions of the waiting
-// jobs, ordered by processors requested (decreasing), then arrival. Kept
-// only for allocators that ask (policy.WaitingAware).
+// waitingSet holds the positions of the waiting jobs, ordered by
+// processors requested (decreasing), then arrival: kept from the first
+// policy.RunContext.Largest call on (sim.Largest).
 type waitingSet struct {
 	jobs []policy.Job
 	pos  []int32 // sorted: more processors first, then lower position

@@ -13,8 +13,8 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/schedlab/schedlab/model/admit"
 	"github.com/schedlab/schedlab/model/catalog"
-	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/flat"
 	"github.com/schedlab/schedlab/model/metrics"
 	"github.com/schedlab/schedlab/model/policy"
@@ -78,7 +78,7 @@ func TestColumnsAreTheRows(t *testing.T) {
 	}
 	dir := t.TempDir()
 	opt := Options{Out: dir, Placement: true, Check: true, BsldTau: 10, Workers: 1}
-	jobs, _ := engine.Jobs(tr, m, engine.EstimatesRequested)
+	jobs, _ := admit.Jobs(tr, m, admit.EstimatesRequested)
 	p := &prepared{t: tr, m: m, rec: m.String(), jobs: jobs, n: len(jobs), left: 2, records: len(tr.Jobs)}
 	s, err := newSink(opt, []*prepared{p})
 	if err != nil {

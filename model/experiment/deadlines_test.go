@@ -3,6 +3,7 @@ package experiment
 import (
 	"testing"
 
+	"github.com/schedlab/schedlab/model/admit"
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/flat"
 	"github.com/schedlab/schedlab/model/policy"
@@ -27,7 +28,7 @@ func TestDeadlineColumns(t *testing.T) {
 		tr.Jobs = append(tr.Jobs, j)
 	}
 	m := policy.Machine{Kind: policy.Flat, Procs: 4}
-	jobs, _ := engine.Jobs(tr, m, engine.EstimatesRequested)
+	jobs, _ := admit.Jobs(tr, m, admit.EstimatesRequested)
 	res, err := engine.Run(jobs, m, flat.NewCount(4), sched.NewPCW(sched.PCWConfig{Action: sched.ActionAuto}), engine.Options{Check: true})
 	if err != nil {
 		t.Fatal(err)

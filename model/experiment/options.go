@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schedlab/schedlab/model/admit"
 	"github.com/schedlab/schedlab/model/catalog"
-	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/mesh"
 	"github.com/schedlab/schedlab/model/network"
 	"github.com/schedlab/schedlab/model/policy"
@@ -58,7 +58,7 @@ var ReplayOptions = []Option{
 	{Name: "shape", Flag: "shape", Key: "shape", Kind: StringOption, Default: mesh.ShapeSquare, Doc: "mesh machines: the w×h request of a job that gives only a processor count n: square (the most square w×h ≥ n with h = ⌈n/w⌉), row (n×1) or exact (a factor pair w·h = n); a job with no shape that fits is rejected"},
 	{Name: "comm", Flag: "comm", Key: "comm", Kind: StringOption, Default: network.Off, Doc: "mesh machines: communication model: off (a job's residence is its run time, as Chu 1995 assumes), analytic (contention-free latency) or wormhole (packet-level XY wormhole simulation), with parameters, e.g. wormhole:ts=3,plen=8,msgs=5,unit=round (Bani-Mohammad et al. 2006; model/network): a job's residence is its communication time plus its run time",
 		KeyDoc: "a setting or an array of settings (a dimension of the cells)"},
-	{Name: "estimates", Flag: "estimates", Key: "estimates", Kind: StringOption, Default: engine.EstimatesRequested, Doc: "runtime estimates: requested (user's requested time when known, else actual) or actual"},
+	{Name: "estimates", Flag: "estimates", Key: "estimates", Kind: StringOption, Default: admit.EstimatesRequested, Doc: "runtime estimates: requested (user's requested time when known, else actual) or actual"},
 	{Name: "bsld-tau", Flag: "bsld-tau", Key: "bsld_tau", Kind: FloatOption, Default: DefaultBsldTau, Doc: "bounded-slowdown threshold τ (seconds)"},
 	{Name: "warmup", Flag: "warmup", Key: "warmup", Kind: IntOption, Doc: "leave the first N jobs out of the statistics"},
 	{Name: "until-last-arrival", Flag: "until-last-arrival", Key: "until_last_arrival", Kind: BoolOption, Doc: "leave jobs finishing after the last arrival out of the statistics"},
@@ -192,9 +192,9 @@ func Validate(opt *Options) error {
 		}
 	}
 	if opt.Estimates == "" {
-		opt.Estimates = engine.EstimatesRequested
+		opt.Estimates = admit.EstimatesRequested
 	}
-	if err := engine.CheckEstimates(opt.Estimates); err != nil {
+	if err := admit.CheckEstimates(opt.Estimates); err != nil {
 		return fieldErr("estimates", opt.Estimates, err)
 	}
 	if opt.BsldTau == 0 {

@@ -38,7 +38,7 @@
 //     every replayed job. Jobs left out count in `filtered`.
 //   - Traces are told apart by (name, rep): two traces sharing both are an
 //     error naming both files.
-//   - Rejected jobs (engine.Jobs: no processor count, unknown run or submit
+//   - Rejected jobs (admit.Jobs: no processor count, unknown run or submit
 //     time, larger than the machine's family allows; the family's
 //     conversion: no mesh shape that fits; or an allocator's feasibility
 //     check) are never replayed; they count in `rejected`.
@@ -58,8 +58,8 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/schedlab/schedlab/model/admit"
 	"github.com/schedlab/schedlab/model/catalog"
-	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/schema"
 	"github.com/schedlab/schedlab/trace"
@@ -153,7 +153,7 @@ func (p *prepared) prepare(t *trace.Trace, opt *Options) error {
 	if f.MaxJob != nil {
 		m.Procs = f.MaxJob(p.m)
 	}
-	jobs, rej := engine.Jobs(t, m, opt.Estimates)
+	jobs, rej := admit.Jobs(t, m, opt.Estimates)
 	p.t, p.name, p.rejected = t, t.Name, len(rej)
 	if f.Jobs != nil {
 		var n int
@@ -163,7 +163,7 @@ func (p *prepared) prepare(t *trace.Trace, opt *Options) error {
 	if !opt.KeepPartial {
 		w := 0
 		for _, j := range jobs {
-			if t.Jobs[j.Index].Partial() {
+			if t.Jobs[j.Record].Partial() {
 				p.partial++
 				continue
 			}

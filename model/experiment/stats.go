@@ -72,7 +72,7 @@ func summarize(tk task, res *engine.Result, opt Options, model network.Model, pl
 		acc.Add(j.Submit, j.Start, j.End, j.Run)
 		comm.AddPlacement(res.Placement(i))
 		if model != nil {
-			st := model.Stats(j.Index)
+			st := model.Stats(int(j.Record))
 			comm.AddComm(st.Comm, st.Packets, st.Hops, st.Latency, st.Blocked)
 		}
 		classes.Add(j.Procs, j.End-j.Submit)

@@ -15,10 +15,9 @@
 //     contiguity is not needed, and it fragments (a job can be refused while
 //     enough processors are free).
 //
-// Both implement policy.NodeLister, so the engine's checker can prove that
-// no processor is held twice, policy.Placer, so that placements are
-// recorded as ranges in O(pieces), and policy.Feasibility, so that a job
-// larger than the machine is rejected rather than left waiting forever.
+// Both place jobs as ranges (Allocation.Placement, O(pieces)), and reject a
+// job larger than the machine (Feasible) rather than leave it waiting
+// forever.
 package flat
 
 import (
@@ -112,17 +111,7 @@ func (p *Procs) add(lo, n int32) {
 	p.runs = append(p.runs, span{lo, n})
 }
 
-// Nodes implements policy.NodeLister.
-func (p *Procs) Nodes(dst []int) []int {
-	for _, r := range p.runs {
-		for q := int(r.lo); q < int(r.lo+r.n); q++ {
-			dst = append(dst, q)
-		}
-	}
-	return dst
-}
-
-// Placement implements policy.Placer: the ranges held, in increasing
+// Placement implements policy.Allocation: the ranges held, in increasing
 // order, O(pieces).
 func (p *Procs) Placement(dst []policy.Piece) []policy.Piece {
 	for _, r := range p.runs {
@@ -218,7 +207,7 @@ func (c *Count) Release(a policy.Allocation) {
 	c.pool = append(c.pool, p)
 }
 
-// Feasible implements policy.Feasibility: a job larger than the machine
+// Feasible implements policy.Allocator: a job larger than the machine
 // can never be placed.
 func (c *Count) Feasible(j *policy.Job) error { return feasible(j, c.size) }
 
@@ -254,15 +243,7 @@ type Range struct{ Start, N int }
 // Procs implements policy.Allocation.
 func (r Range) Procs() int { return r.N }
 
-// Nodes implements policy.NodeLister.
-func (r Range) Nodes(dst []int) []int {
-	for q := r.Start; q < r.Start+r.N; q++ {
-		dst = append(dst, q)
-	}
-	return dst
-}
-
-// Placement implements policy.Placer: one range.
+// Placement implements policy.Allocation: one range.
 func (r Range) Placement(dst []policy.Piece) []policy.Piece {
 	return append(dst, policy.Range(r.Start, r.N))
 }
@@ -326,7 +307,7 @@ func (c *Contig) Release(a policy.Allocation) {
 	}
 }
 
-// Feasible implements policy.Feasibility: a job larger than the machine
+// Feasible implements policy.Allocator: a job larger than the machine
 // can never be placed.
 func (c *Contig) Feasible(j *policy.Job) error { return feasible(j, c.size) }
 

@@ -69,7 +69,7 @@ func TestNoProcessorHeldTwice(t *testing.T) {
 				if len(held) > 0 && r.IntN(2) == 0 {
 					k := r.IntN(len(held))
 					a := held[k]
-					for _, q := range a.(policy.NodeLister).Nodes(nil) {
+					for _, q := range policy.Nodes(a, policy.Machine{}, nil) {
 						owner[q] = 0
 					}
 					busy -= a.Procs()
@@ -84,7 +84,7 @@ func TestNoProcessorHeldTwice(t *testing.T) {
 						}
 						continue
 					}
-					nodes := a.(policy.NodeLister).Nodes(nil)
+					nodes := policy.Nodes(a, policy.Machine{}, nil)
 					if len(nodes) != k || a.Procs() != k {
 						t.Fatalf("asked %d, got %d nodes", k, len(nodes))
 					}
@@ -139,7 +139,7 @@ func TestCloneReleaseLeavesOriginal(t *testing.T) {
 			}
 			a, _ := al.Allocate(job(3))
 			b, _ := al.Allocate(job(2))
-			before := fmt.Sprint(a.(policy.NodeLister).Nodes(nil))
+			before := fmt.Sprint(policy.Nodes(a, policy.Machine{}, nil))
 			cl := al.Clone()
 			cl.Release(a)
 			if cl.Free() != 6 || al.Free() != 3 {
@@ -151,7 +151,7 @@ func TestCloneReleaseLeavesOriginal(t *testing.T) {
 					t.Fatal("clone refused a free processor")
 				}
 			}
-			if got := fmt.Sprint(a.(policy.NodeLister).Nodes(nil)); got != before || a.Procs() != 3 {
+			if got := fmt.Sprint(policy.Nodes(a, policy.Machine{}, nil)); got != before || a.Procs() != 3 {
 				t.Fatalf("allocation changed by the clone: %s (%d procs), was %s", got, a.Procs(), before)
 			}
 			al.Release(a)
@@ -180,7 +180,7 @@ func TestCountLowestFirst(t *testing.T) {
 	for step := 0; step < 20000; step++ {
 		if len(held) > 0 && r.IntN(2) == 0 {
 			k := r.IntN(len(held))
-			for _, q := range held[k].(policy.NodeLister).Nodes(nil) {
+			for _, q := range policy.Nodes(held[k], policy.Machine{}, nil) {
 				free[q] = true
 			}
 			c.Release(held[k])
@@ -201,12 +201,12 @@ func TestCountLowestFirst(t *testing.T) {
 		if !ok {
 			continue
 		}
-		got := a.(policy.NodeLister).Nodes(nil)
+		got := policy.Nodes(a, policy.Machine{}, nil)
 		if fmt.Sprint(got) != fmt.Sprint(want) || a.Procs() != k {
 			t.Fatalf("step %d: got %v, want %v", step, got, want)
 		}
 		var fromPieces []int
-		pl := a.(policy.Placer).Placement(nil)
+		pl := a.Placement(nil)
 		for i, p := range pl {
 			if i > 0 && pl[i-1].X+pl[i-1].W >= p.X {
 				t.Fatalf("step %d: pieces %v not ascending and apart", step, pl)
@@ -229,7 +229,7 @@ func TestCountLowestFirst(t *testing.T) {
 			if cl.Free() != n || c.Free() != f {
 				t.Fatalf("clone free %d (want %d), original %d (want %d)", cl.Free(), n, c.Free(), f)
 			}
-			if b, ok := cl.Allocate(job(n)); !ok || fmt.Sprint(b.(policy.Placer).Placement(nil)) != fmt.Sprint([]policy.Piece{policy.Range(0, n)}) {
+			if b, ok := cl.Allocate(job(n)); !ok || fmt.Sprint(b.Placement(nil)) != fmt.Sprint([]policy.Piece{policy.Range(0, n)}) {
 				t.Fatalf("clone: whole machine not one range")
 			}
 		}

@@ -20,6 +20,12 @@ type stack struct {
 type list []int
 
 func (l list) Procs() int { return len(l) }
+func (l list) Placement(dst []policy.Piece) []policy.Piece {
+	for _, q := range l {
+		dst = append(dst, policy.Range(q, 1))
+	}
+	return dst
+}
 
 func (s *stack) Allocate(j *policy.Job) (policy.Allocation, bool) {
 	if j.Procs <= 0 || j.Procs > len(s.free) {
@@ -33,6 +39,7 @@ func (s *stack) Allocate(j *policy.Job) (policy.Allocation, bool) {
 func (s *stack) Release(a policy.Allocation) { s.free = append(s.free, a.(list)...) }
 func (s *stack) Free() int                   { return len(s.free) }
 func (s *stack) Size() int                   { return s.size }
+func (s *stack) Feasible(*policy.Job) error  { return nil }
 func (s *stack) Clone() policy.Allocator {
 	return &stack{free: append([]int(nil), s.free...), size: s.size}
 }

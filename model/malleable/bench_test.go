@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/schedlab/schedlab/model/admit"
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/workload"
@@ -25,7 +26,7 @@ func benchRun(b *testing.B, name string, p policy.Params, rho float64, perfect b
 		b.Fatal(err)
 	}
 	m := policy.Machine{Kind: Kind, Procs: 100}
-	base, _ := engine.Jobs(tr, m, engine.EstimatesActual)
+	base, _ := admit.Jobs(tr, m, admit.EstimatesActual)
 	if err := Prepare(base, 100); err != nil {
 		b.Fatal(err)
 	}

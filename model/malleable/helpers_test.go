@@ -23,7 +23,7 @@ func jobsOf(ms []mj) []policy.Job {
 		if m.cap > 0 {
 			capN = m.cap
 		}
-		jobs[i] = policy.Job{Index: i, ID: int64(i + 1), Submit: m.at, Run: 1, Procs: 1, User: -1,
+		jobs[i] = policy.Job{Index: int32(i), Record: int32(i), ID: int64(i + 1), Submit: m.at, Run: 1, Procs: 1, User: -1,
 			Malleable: &policy.Malleable{Work: m.w, Efficiency: m.eps, MaxPar: capN}}
 	}
 	return jobs

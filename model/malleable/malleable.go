@@ -47,7 +47,7 @@ func Prepare(jobs []policy.Job, procs int) error {
 		}
 		if why != "" {
 			if bad == 0 {
-				first = fmt.Sprintf("job %d (record %d): %s", j.ID, j.Index, why)
+				first = fmt.Sprintf("job %d (record %d): %s", j.ID, j.Record, why)
 			}
 			bad++
 			continue
@@ -82,6 +82,7 @@ type Share struct {
 	gP   float64     // γ(P, β_i), the rate of full speed
 	seq  int64       // admission order: ties in sorts
 	pos  int32       // place in the active list
+	from *Allocator  // the allocator the slot belongs to
 }
 
 // Share implements policy.Sharer.
@@ -89,6 +90,10 @@ func (s *Share) Share() float64 { return s.p }
 
 // Procs implements policy.Allocation: the processors the share touches.
 func (s *Share) Procs() int { return int(math.Ceil(s.p - 1e-9)) }
+
+// Placement implements policy.Allocation: a share holds no particular
+// processor.
+func (s *Share) Placement(dst []policy.Piece) []policy.Piece { return dst }
 
 // Allocator hands out the active-list slots of a machine of P processors:
 // at most P shares are held at once (the thesis's active-list limit), each
@@ -119,7 +124,7 @@ func (a *Allocator) Allocate(j *policy.Job) (policy.Allocation, bool) {
 		}
 		s, a.slab = &a.slab[0], a.slab[1:]
 	}
-	*s = Share{job: j}
+	*s = Share{job: j, from: a}
 	return s, true
 }
 
@@ -139,6 +144,10 @@ func (a *Allocator) Free() int {
 
 // Size implements policy.Allocator.
 func (a *Allocator) Size() int { return a.size }
+
+// Feasible implements policy.Allocator: any job fits a malleable machine,
+// at the share it is given.
+func (a *Allocator) Feasible(*policy.Job) error { return nil }
 
 // Clone implements policy.Allocator (the counts only: shares belong to
 // the run).
@@ -252,9 +261,7 @@ func (s *Scheduler) Schedule(sys policy.System) {
 			}
 		}
 	}
-	if al, ok := sys.Allocator().(*Allocator); ok {
-		al.used = used
-	}
+	s.active[0].from.used = used // the slots' allocator
 }
 
 // admit puts j, just started on its slot, at the end of the active list.
@@ -273,8 +280,8 @@ func (s *Scheduler) admit(j *policy.Job) {
 	s.seq++
 	a.pos = int32(len(s.active))
 	s.active = append(s.active, a)
-	if j.Index >= len(s.at) {
-		n := max(2*len(s.at), j.Index+1, 1024)
+	if k := int(j.Index); k >= len(s.at) {
+		n := max(2*len(s.at), k+1, 1024)
 		at := make([]int32, n)
 		copy(at, s.at)
 		s.at = at
@@ -282,9 +289,16 @@ func (s *Scheduler) admit(j *policy.Job) {
 	s.at[j.Index] = a.pos + 1
 }
 
+// Started implements policy.ProgressModel (the scheduler admits the job
+// itself).
+func (s *Scheduler) Started(*policy.Job, policy.Progress) {}
+
+// Left implements policy.ProgressModel (Finished forgets the job).
+func (s *Scheduler) Left(*policy.Job, policy.Progress) {}
+
 // Rates implements policy.ProgressModel: γ(p_i, β_i)/γ(P, β_i), the
 // engine's rate 1 being the whole machine (Prepare).
-func (s *Scheduler) Rates(now float64, running []*policy.Job, rate []float64) {
+func (s *Scheduler) Rates(_ policy.Progress, running []*policy.Job, rate []float64) {
 	for k, j := range running {
 		a := j.Alloc.(*Share)
 		if a.gP > 0 {

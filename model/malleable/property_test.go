@@ -26,7 +26,7 @@ func (r *recorder) Schedule(sys policy.System) {
 	r.Scheduler.Schedule(sys)
 	s := snap{t: sys.Now()}
 	for _, a := range r.active {
-		s.idx = append(s.idx, a.job.Index)
+		s.idx = append(s.idx, int(a.job.Index))
 		s.p = append(s.p, a.p)
 	}
 	r.snaps = append(r.snaps, s)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/analysis/stats"
+	"github.com/schedlab/schedlab/model/admit"
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/internal/race"
 	"github.com/schedlab/schedlab/model/policy"
@@ -22,7 +23,7 @@ func thesisJobs(t testing.TB, rho, cv float64, n int, seed int64) []policy.Job {
 		t.Fatal(err)
 	}
 	m := policy.Machine{Kind: Kind, Procs: 100}
-	jobs, rej := engine.Jobs(tr, m, engine.EstimatesActual)
+	jobs, rej := admit.Jobs(tr, m, admit.EstimatesActual)
 	if len(rej) > 0 {
 		t.Fatalf("%d jobs rejected: %v", len(rej), rej[0])
 	}

@@ -74,12 +74,13 @@ type Tracker interface {
 	Released(s *State, r Rect)
 }
 
-// Allocator adapts a Strategy to policy.Allocator on a W×H mesh. It keeps
-// the busy array and the busy list, learns the time (policy.Clocked),
-// rejects requests that fit the empty mesh in no allowed orientation
-// (policy.Feasibility), and returns allocations that are one rectangle
-// (policy.Placer).
-type Allocator struct {
+// frame adapts a strategy to policy.Allocator on a W×H mesh. It keeps
+// the busy array and the busy list, learns the time from the run's
+// context (policy.Contextual), rejects requests that fit the empty mesh
+// in no allowed orientation (Feasible), and returns allocations that are
+// rectangles (Alloc).
+type frame struct {
+	ctx    policy.RunContext // the run, once set
 	name   string
 	st     *State
 	strat  Strategy
@@ -90,17 +91,24 @@ type Allocator struct {
 	pieces []Rect        // multi's scratch
 }
 
+// Allocator is the allocator of a contiguous strategy: one submesh per
+// job, which it can also reserve (policy.Reserver, reserve.go).
+type Allocator struct{ frame }
+
+// MultiAllocator is the allocator of a non-contiguous strategy (Multi).
+// It offers no reservations: those set one submesh aside.
+type MultiAllocator struct{ frame }
+
 // NewAllocator returns an allocator of strategy s on a W×H mesh; rotate
 // says whether s may rotate requests (for feasibility).
 func NewAllocator(name string, W, H int, s Strategy, rotate bool) *Allocator {
-	return &Allocator{name: name, st: &State{W: W, H: H, Grid: NewGrid(W, H)}, strat: s, rotate: rotate, shape: ShapeSquare}
+	return &Allocator{frame{name: name, st: &State{W: W, H: H, Grid: NewGrid(W, H)}, strat: s, rotate: rotate, shape: ShapeSquare}}
 }
 
 // NewMultiAllocator returns an allocator of the non-contiguous strategy m
-// on a W×H mesh. It offers no reservations (policy.Reserver): those set
-// one submesh aside.
-func NewMultiAllocator(name string, W, H int, m Multi) policy.Allocator {
-	return multiAllocator{&Allocator{name: name, st: &State{W: W, H: H, Grid: NewGrid(W, H)}, multi: m, shape: ShapeSquare}}
+// on a W×H mesh.
+func NewMultiAllocator(name string, W, H int, m Multi) *MultiAllocator {
+	return &MultiAllocator{frame{name: name, st: &State{W: W, H: H, Grid: NewGrid(W, H)}, multi: m, shape: ShapeSquare}}
 }
 
 // Alloc is a mesh allocation: one submesh (Rect) for a contiguous
@@ -109,7 +117,6 @@ func NewMultiAllocator(name string, W, H int, m Multi) policy.Allocator {
 type Alloc struct {
 	Rect
 	More []Rect // further pieces of a non-contiguous allocation
-	w    int    // the mesh's width, for node numbers
 }
 
 // Pieces returns the allocation's submeshes, the first one first.
@@ -127,25 +134,6 @@ func (a *Alloc) Procs() int {
 	return n
 }
 
-// Nodes appends the node numbers (y·W + x), piece by piece, row by row.
-func (a *Alloc) Nodes(dst []int) []int {
-	dst = a.Rect.nodes(a.w, dst)
-	for _, r := range a.More {
-		dst = r.nodes(a.w, dst)
-	}
-	return dst
-}
-
-// nodes appends r's node numbers on a mesh of width w, row by row.
-func (r Rect) nodes(w int, dst []int) []int {
-	for y := r.Y; y <= r.Y2(); y++ {
-		for x := r.X; x <= r.X2(); x++ {
-			dst = append(dst, policy.NodeOf(w, x, y))
-		}
-	}
-	return dst
-}
-
 // Placement appends the submeshes, the first one first.
 func (a *Alloc) Placement(dst []policy.Piece) []policy.Piece {
 	dst = append(dst, policy.Rect(a.X, a.Y, a.W, a.H))
@@ -159,13 +147,16 @@ func (a *Alloc) Placement(dst []policy.Piece) []policy.Piece {
 // the trace gives one, else the square shaping rule.
 func Request(j *policy.Job, W, H int) (w, h int, ok bool) {
 	if j.Width > 0 && j.Height > 0 {
-		return j.Width, j.Height, true
+		return int(j.Width), int(j.Height), true
 	}
 	return Shape(j.Procs, W, H, ShapeSquare)
 }
 
 // Allocate finds a submesh for j.
-func (a *Allocator) Allocate(j *policy.Job) (policy.Allocation, bool) {
+func (a *frame) Allocate(j *policy.Job) (policy.Allocation, bool) {
+	if a.ctx != nil {
+		a.st.Now = a.ctx.Now()
+	}
 	if k := a.reservation(j); k >= 0 {
 		return a.allocateReserved(j, k)
 	}
@@ -193,7 +184,7 @@ func (a *Allocator) Allocate(j *policy.Job) (policy.Allocation, bool) {
 // Paging(k ≥ 1)), inside the mesh, overlapping nothing (Grid.Set panics
 // on overlap). Each piece is an entry of the
 // busy list under j's ID.
-func (a *Allocator) placePieces(j *policy.Job, ps []Rect, w, h int) *Alloc {
+func (a *frame) placePieces(j *policy.Job, ps []Rect, w, h int) *Alloc {
 	n := 0
 	for _, r := range ps {
 		if !r.Inside(a.st.W, a.st.H) {
@@ -208,7 +199,7 @@ func (a *Allocator) placePieces(j *policy.Job, ps []Rect, w, h int) *Alloc {
 		a.st.Grid.Set(r)
 		a.st.List = append(a.st.List, &Busy{Rect: r, ECT: a.st.Now + j.Estimate, ID: j.ID})
 	}
-	al := &Alloc{Rect: ps[0], w: a.st.W}
+	al := &Alloc{Rect: ps[0]}
 	if len(ps) > 1 {
 		al.More = append([]Rect(nil), ps[1:]...)
 	}
@@ -216,7 +207,7 @@ func (a *Allocator) placePieces(j *policy.Job, ps []Rect, w, h int) *Alloc {
 }
 
 // place allocates r, found for j's w×h request.
-func (a *Allocator) place(j *policy.Job, r Rect, w, h int) *Alloc {
+func (a *frame) place(j *policy.Job, r Rect, w, h int) *Alloc {
 	if !r.Inside(a.st.W, a.st.H) || r.Size() < w*h || !(r.W >= w && r.H >= h || a.rotate && r.W >= h && r.H >= w) {
 		panic(fmt.Sprintf("mesh %s: %v for a %dx%d request on %dx%d", a.name, r, w, h, a.st.W, a.st.H))
 	}
@@ -226,11 +217,11 @@ func (a *Allocator) place(j *policy.Job, r Rect, w, h int) *Alloc {
 	if t, ok := a.strat.(Tracker); ok {
 		t.Allocated(a.st, r)
 	}
-	return &Alloc{Rect: r, w: a.st.W}
+	return &Alloc{Rect: r}
 }
 
 // Release frees a's submeshes.
-func (a *Allocator) Release(al policy.Allocation) {
+func (a *frame) Release(al policy.Allocation) {
 	x := al.(*Alloc)
 	a.release(x.Rect)
 	for _, r := range x.More {
@@ -239,7 +230,7 @@ func (a *Allocator) Release(al policy.Allocation) {
 }
 
 // release frees one allocated submesh.
-func (a *Allocator) release(r Rect) {
+func (a *frame) release(r Rect) {
 	// By rectangle, not by pointer: allocations made before a Clone are
 	// released in the clone too. Allocated submeshes never overlap, so
 	// the rectangle names one entry.
@@ -259,17 +250,30 @@ func (a *Allocator) release(r Rect) {
 }
 
 // Free is the number of free nodes, reserved or not.
-func (a *Allocator) Free() int { return a.st.Grid.Free() + a.res.heldNodes() }
+func (a *frame) Free() int { return a.st.Grid.Free() + a.res.heldNodes() }
 
 // Size is W·H.
-func (a *Allocator) Size() int { return a.st.W * a.st.H }
+func (a *frame) Size() int { return a.st.W * a.st.H }
 
-// SetNow learns the time (policy.Clocked).
-func (a *Allocator) SetNow(t float64) { a.st.Now = t }
+// SetNow sets the time, for an allocator used outside a run (a run's
+// context sets it at every Allocate).
+func (a *frame) SetNow(t float64) { a.st.Now = t }
+
+// contextUser is a strategy that looks at the run (k-lookahead).
+type contextUser interface{ SetContext(c policy.RunContext) }
+
+// SetContext implements policy.Contextual: the allocator reads the time
+// from c, and passes c on to a strategy that looks at the waiting jobs.
+func (a *frame) SetContext(c policy.RunContext) {
+	a.ctx = c
+	if u, ok := a.strat.(contextUser); ok {
+		u.SetContext(c)
+	}
+}
 
 // Feasible rejects a request that fits the empty mesh in no allowed
-// orientation (policy.Feasibility).
-func (a *Allocator) Feasible(j *policy.Job) error {
+// orientation.
+func (a *frame) Feasible(j *policy.Job) error {
 	w, h, ok := Request(j, a.st.W, a.st.H)
 	if a.multi != nil {
 		if ok && w*h <= a.st.W*a.st.H {
@@ -291,7 +295,13 @@ func (a *Allocator) Feasible(j *policy.Job) error {
 }
 
 // Clone returns an independent copy (for planning).
-func (a *Allocator) Clone() policy.Allocator {
+func (a *Allocator) Clone() policy.Allocator { return &Allocator{*a.clone()} }
+
+// Clone returns an independent copy (for planning).
+func (a *MultiAllocator) Clone() policy.Allocator { return &MultiAllocator{*a.clone()} }
+
+// clone returns an independent copy of the frame.
+func (a *frame) clone() *frame {
 	c := *a
 	st := *a.st
 	st.Grid = a.st.Grid.Clone()
@@ -311,45 +321,4 @@ func (a *Allocator) Clone() policy.Allocator {
 }
 
 // State returns the allocator's state (read-only: for tests and reports).
-func (a *Allocator) State() *State { return a.st }
-
-// waitingUser is a strategy that looks at the waiting jobs (k-lookahead).
-type waitingUser interface{ SetWaiting(v policy.Waiting) }
-
-// waitingAllocator is an Allocator whose strategy looks at the waiting
-// jobs: only these are policy.WaitingAware, so that the engine keeps the
-// waiting set for them alone.
-type waitingAllocator struct{ *Allocator }
-
-// SetWaiting passes the engine's view to the strategy.
-func (a waitingAllocator) SetWaiting(v policy.Waiting) { a.strat.(waitingUser).SetWaiting(v) }
-
-// Clone keeps the capability.
-func (a waitingAllocator) Clone() policy.Allocator {
-	return waitingAllocator{a.Allocator.Clone().(*Allocator)}
-}
-
-// wrap returns a as a policy.Allocator with the capabilities of its
-// strategy.
-func wrap(a *Allocator) policy.Allocator {
-	if _, ok := a.strat.(waitingUser); ok {
-		return waitingAllocator{a}
-	}
-	return a
-}
-
-// multiAllocator is an Allocator of a non-contiguous (Multi) strategy. It
-// offers the Allocator's methods except reservations (policy.Reserver),
-// which set one submesh aside and would allocate it whole.
-type multiAllocator struct{ a *Allocator }
-
-func (m multiAllocator) Allocate(j *policy.Job) (policy.Allocation, bool) { return m.a.Allocate(j) }
-func (m multiAllocator) Release(al policy.Allocation)                     { m.a.Release(al) }
-func (m multiAllocator) Free() int                                        { return m.a.Free() }
-func (m multiAllocator) Size() int                                        { return m.a.Size() }
-func (m multiAllocator) SetNow(t float64)                                 { m.a.SetNow(t) }
-func (m multiAllocator) Feasible(j *policy.Job) error                     { return m.a.Feasible(j) }
-func (m multiAllocator) Clone() policy.Allocator                          { return multiAllocator{m.a.Clone().(*Allocator)} }
-
-// State returns the allocator's state (read-only: for tests and reports).
-func (m multiAllocator) State() *State { return m.a.State() }
+func (a *frame) State() *State { return a.st }

@@ -81,7 +81,7 @@ func exercise(t *testing.T, run strategyRun, seed uint64, steps int) (misses int
 		if run.rotate && r.IntN(4) == 0 {
 			w, h = h, w
 		}
-		j := &policy.Job{ID: int64(step), Width: w, Height: h, Procs: w * h}
+		j := &policy.Job{ID: int64(step), Width: int32(w), Height: int32(h), Procs: w * h}
 		var want Rect
 		var wantOK bool
 		if run.ref != nil {

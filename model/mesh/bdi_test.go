@@ -157,7 +157,7 @@ func TestBDIBoth(t *testing.T) {
 		a := NewAllocator("bdi", 16, 12, NewBDI(), true)
 		for k := 0; k < 1+r.IntN(8); k++ {
 			w, h := 1+r.IntN(6), 1+r.IntN(6)
-			a.Allocate(&policy.Job{ID: int64(k), Width: w, Height: h, Procs: w * h})
+			a.Allocate(&policy.Job{ID: int64(k), Width: int32(w), Height: int32(h), Procs: w * h})
 		}
 		st := a.State()
 		w, h := 1+r.IntN(8), 1+r.IntN(8)

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedlab/schedlab/model/admit"
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/sched"
@@ -30,7 +31,7 @@ func replayBenchJobs(b *testing.B, machine string) (policy.Machine, []policy.Job
 	if err != nil {
 		b.Fatal(err)
 	}
-	jobs, rej := engine.Jobs(tr, m, engine.EstimatesRequested)
+	jobs, rej := admit.Jobs(tr, m, admit.EstimatesRequested)
 	if len(rej) > 0 {
 		b.Fatalf("%d jobs rejected: %v", len(rej), rej[0])
 	}
@@ -95,8 +96,8 @@ type timing struct {
 	spent time.Duration
 }
 
-// timedAlloc wraps a mesh allocator (Clocked and Feasibility, as every
-// mesh allocator) and times its Allocate calls.
+// timedAlloc wraps a mesh allocator (Contextual, as every mesh allocator)
+// and times its Allocate calls.
 type timedAlloc struct {
 	policy.Allocator
 	t *timing
@@ -109,27 +110,13 @@ func (a timedAlloc) Allocate(j *policy.Job) (policy.Allocation, bool) {
 	a.t.calls++
 	return al, ok
 }
-func (a timedAlloc) SetNow(t float64) { a.Allocator.(policy.Clocked).SetNow(t) }
-func (a timedAlloc) Feasible(j *policy.Job) error {
-	return a.Allocator.(policy.Feasibility).Feasible(j)
-}
-func (a timedAlloc) stats() *timing { return a.t }
-
-// timedWaiting also forwards the waiting jobs (lookahead).
-type timedWaiting struct{ timedAlloc }
-
-func (a timedWaiting) SetWaiting(v policy.Waiting) { a.Allocator.(policy.WaitingAware).SetWaiting(v) }
+func (a timedAlloc) SetContext(c policy.RunContext) { a.Allocator.(policy.Contextual).SetContext(c) }
+func (a timedAlloc) stats() *timing                 { return a.t }
 
 type timer interface {
 	policy.Allocator
 	stats() *timing
 }
 
-// timed wraps a with the capabilities it has.
-func timed(a policy.Allocator) timer {
-	t := timedAlloc{a, &timing{}}
-	if _, ok := a.(policy.WaitingAware); ok {
-		return timedWaiting{t}
-	}
-	return t
-}
+// timed wraps a.
+func timed(a policy.Allocator) timer { return timedAlloc{a, &timing{}} }

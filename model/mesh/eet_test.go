@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/schedlab/schedlab/model/admit"
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/sched"
@@ -266,7 +267,7 @@ func eetBruteForce(t *testing.T, seed uint64) {
 				if !fits(w, h, W, H) {
 					continue
 				}
-				j := &policy.Job{ID: int64(step), Width: w, Height: h, Procs: w * h, Estimate: est}
+				j := &policy.Job{ID: int64(step), Width: int32(w), Height: int32(h), Procs: w * h, Estimate: est}
 				// A request that fails is retried at once (as a scheduler
 				// retries its blocked head) and after a release.
 				for try := 0; try < 3; try++ {
@@ -400,7 +401,7 @@ func TestEETEngine(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, corners := range []bool{false, true} {
-			jobs, rej := engine.Jobs(tr, m, engine.EstimatesRequested)
+			jobs, rej := admit.Jobs(tr, m, admit.EstimatesRequested)
 			a := NewAllocator("eet", m.Width, m.Height, &EET{Corners: corners}, true)
 			res, err := engine.Run(jobs, m, a, sched.NewFCFS(), engine.Options{Check: true, Placement: true})
 			if err != nil {

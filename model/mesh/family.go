@@ -65,7 +65,7 @@ func shapeJobs(m policy.Machine, jobs []policy.Job, o policy.JobOptions) ([]poli
 				rejected++
 				continue
 			}
-			j.Width, j.Height = sw, sh
+			j.Width, j.Height = int32(sw), int32(sh)
 		}
 		jobs[w] = j
 		w++

@@ -38,7 +38,7 @@ func TestFirstFitBruteForce(t *testing.T) {
 					continue
 				}
 				w, h := 1+r.IntN(W), 1+r.IntN(H)
-				j := &policy.Job{ID: int64(step), Width: w, Height: h, Procs: w * h}
+				j := &policy.Job{ID: int64(step), Width: int32(w), Height: int32(h), Procs: w * h}
 				want, ok := bruteUpperLeft(a.st.Grid, w, h)
 				if !ok && rot {
 					want, ok = bruteUpperLeft(a.st.Grid, h, w)
@@ -87,7 +87,7 @@ func TestFeasible(t *testing.T) {
 	if p := al.(*Alloc).Placement(nil); len(p) != 1 || p[0] != policy.Rect(0, 2, 3, 2) {
 		t.Errorf("placement %v", p)
 	}
-	if n := al.(*Alloc).Nodes(nil); len(n) != 6 || n[0] != 8 || n[5] != 14 {
+	if n := policy.Nodes(al, policy.Machine{Kind: policy.Mesh, Width: 4, Height: 4}, nil); len(n) != 6 || n[0] != 8 || n[5] != 14 {
 		t.Errorf("nodes %v", n)
 	}
 }

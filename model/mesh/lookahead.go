@@ -30,40 +30,28 @@ import (
 // even before the placement, BFL(1) takes the smallest region and WFL(1)
 // the largest.
 //
-// The waiting jobs come from the engine (policy.WaitingAware) through
-// SetWaiting; with no view set, K 1 behaves as K 0.
+// The waiting jobs come from the run's context (policy.RunContext.Largest,
+// through the allocator's SetContext); with no context set, K 1 behaves as
+// K 0.
 type Lookahead struct {
 	K     int  // jobs looked ahead: 0 or 1
 	Worst bool // from the largest region (WFL)
 
-	waiting policy.Waiting
+	waiting policy.RunContext
 	regs    []Rect // the job's free regions
 	wregs   []Rect // the waiting job's
 	jobs    []*policy.Job
 }
 
 // NewLookahead returns BFL(k), or WFL(k) when worst, for k 0 or 1. For
-// k 0 the strategy does not look at the waiting jobs and has no
-// SetWaiting, so that the engine need not keep them.
+// k 0 the strategy never asks for the waiting jobs, so the engine does
+// not keep them.
 func NewLookahead(k int, worst bool) Strategy {
-	l := &Lookahead{K: k, Worst: worst}
-	if k == 0 {
-		return regionFit{l}
-	}
-	return l
+	return &Lookahead{K: k, Worst: worst}
 }
 
-// regionFit is BFL(0) or WFL(0): a Lookahead that looks at no waiting job.
-type regionFit struct{ l *Lookahead }
-
-// Find returns the base of the smallest (largest) free region.
-func (r regionFit) Find(s *State, j *policy.Job, w, h int) (Rect, bool) { return r.l.Find(s, j, w, h) }
-
-// Clone returns a copy with its own buffers (Cloner).
-func (r regionFit) Clone() Strategy { return regionFit{r.l.Clone().(*Lookahead)} }
-
-// SetWaiting gives the strategy the engine's view of the waiting jobs.
-func (l *Lookahead) SetWaiting(v policy.Waiting) { l.waiting = v }
+// SetContext gives the strategy the run's view of the waiting jobs.
+func (l *Lookahead) SetContext(c policy.RunContext) { l.waiting = c }
 
 // Clone returns a copy with its own buffers and the same view (Cloner).
 func (l *Lookahead) Clone() Strategy { return &Lookahead{K: l.K, Worst: l.Worst, waiting: l.waiting} }

@@ -8,8 +8,11 @@ import (
 	"github.com/schedlab/schedlab/model/policy"
 )
 
-// fakeWaiting is a policy.Waiting over a fixed list of jobs.
+// fakeWaiting is a policy.RunContext at time 0 over a fixed list of
+// waiting jobs.
 type fakeWaiting []*policy.Job
+
+func (f fakeWaiting) Now() float64 { return 0 }
 
 // Largest appends the k jobs with the most processors (ties: earlier in
 // the list) other than skip.
@@ -64,7 +67,7 @@ func bruteLookahead(s *State, k int, worst bool, wait *policy.Job, w, h int) (Re
 		r := Rect{g.X, g.Y, w, h}
 		c := s.Grid.Clone()
 		c.Set(r)
-		if fitsAnywhere(c, wait.Width, wait.Height) {
+		if fitsAnywhere(c, int(wait.Width), int(wait.Height)) {
 			return r, true
 		}
 	}
@@ -85,14 +88,14 @@ func TestLookaheadBruteForce(t *testing.T) {
 			l := &Lookahead{K: c.k, Worst: c.worst}
 			a := NewAllocator("lookahead", W, H, l, false)
 			var wait fakeWaiting
-			l.SetWaiting(&wait)
+			l.SetContext(&wait)
 			churn(t, r, a, 800, func(w, h int) func(Rect, bool) {
 				// Up to two waiting jobs, or none.
 				wait = wait[:0]
 				for n := r.IntN(3); n > 0; n-- {
 					d := []int{1, 2, 4}[r.IntN(3)]
 					ww, wh := 1+r.IntN(max(1, W/d)), 1+r.IntN(max(1, H/d))
-					wait = append(wait, &policy.Job{Width: ww, Height: wh, Procs: ww * wh})
+					wait = append(wait, &policy.Job{Width: int32(ww), Height: int32(wh), Procs: ww * wh})
 				}
 				var largest *policy.Job
 				if js := wait.Largest(1, nil, nil); len(js) > 0 {
@@ -147,7 +150,7 @@ func TestLookaheadExample(t *testing.T) {
 	} {
 		a := build(c.l)
 		if c.wait != nil {
-			c.l.SetWaiting(&c.wait)
+			c.l.SetContext(&c.wait)
 		}
 		al, ok := a.Allocate(job)
 		if !ok || al.(*Alloc).Rect != c.want {

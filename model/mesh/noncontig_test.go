@@ -71,7 +71,7 @@ func TestNonContiguousProperties(t *testing.T) {
 						continue
 					}
 					w, h := 1+rng.IntN(mm.Width), 1+rng.IntN(mm.Height)
-					j := &policy.Job{Index: step, ID: int64(step), Procs: w * h, Width: w, Height: h}
+					j := &policy.Job{Index: int32(step), ID: int64(step), Procs: w * h, Width: int32(w), Height: int32(h)}
 					free := 0
 					for _, o := range owner {
 						if o == 0 {
@@ -137,7 +137,7 @@ func TestContiguousOnePiece(t *testing.T) {
 	if !ok {
 		t.Fatal("no place on the empty mesh")
 	}
-	if ps := al.(policy.Placer).Placement(nil); len(ps) != 1 || ps[0].Size() != 6 {
+	if ps := al.Placement(nil); len(ps) != 1 || ps[0].Size() != 6 {
 		t.Fatalf("placement %v", ps)
 	}
 }
@@ -301,13 +301,13 @@ func TestANCAStops(t *testing.T) {
 	}
 }
 
-// Random choices depend on the job's index and the busy array alone.
+// Random choices depend on the job's trace record and the busy array alone.
 func TestRandomDeterministic(t *testing.T) {
 	r := Random{Seed: 7}
-	j := &policy.Job{Index: 42}
+	j := &policy.Job{Record: 42}
 	a, _ := r.FindPieces(state(8, 8), j, 3, 3, nil)
 	b, _ := r.FindPieces(state(8, 8), j, 3, 3, nil)
-	c, _ := r.FindPieces(state(8, 8), &policy.Job{Index: 43}, 3, 3, nil)
+	c, _ := r.FindPieces(state(8, 8), &policy.Job{Record: 43}, 3, 3, nil)
 	same := func(x, y []Rect) bool {
 		if len(x) != len(y) {
 			return false

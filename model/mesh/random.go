@@ -10,7 +10,7 @@ import (
 // Random is the random allocation baseline of Lo, Windisch, Liu &
 // Nitzberg (1997): a request for p nodes takes p free nodes chosen
 // uniformly at random, and succeeds whenever p nodes are free. The
-// choice depends only on the seed, the job's trace index and the busy
+// choice depends only on the seed, the job's trace record (Job.Record) and the busy
 // array (a PCG stream seeded by both), so runs are identical whatever
 // the order or parallelism of the runs around it. Nodes side by side in
 // a row make one piece.
@@ -30,7 +30,7 @@ func (r Random) FindPieces(s *State, j *policy.Job, w, h int, dst []Rect) ([]Rec
 			}
 		}
 	}
-	rng := rand.New(rand.NewPCG(r.Seed, uint64(j.Index)))
+	rng := rand.New(rand.NewPCG(r.Seed, uint64(j.Record)))
 	for i := 0; i < p; i++ { // partial Fisher–Yates
 		k := i + rng.IntN(len(free)-i)
 		free[i], free[k] = free[k], free[i]

@@ -32,7 +32,7 @@ func churn(t *testing.T, r *rand.Rand, a *Allocator, steps int, before func(w, h
 			continue
 		}
 		after := before(w, h)
-		al, ok := a.Allocate(&policy.Job{ID: int64(step), Width: w, Height: h, Procs: w * h})
+		al, ok := a.Allocate(&policy.Job{ID: int64(step), Width: int32(w), Height: int32(h), Procs: w * h})
 		var got Rect
 		if ok {
 			got = al.(*Alloc).Rect

@@ -130,7 +130,7 @@ func Allocators() []policy.AllocatorSpec {
 				if err != nil {
 					return nil, err
 				}
-				return wrap(NewAllocator(s.name, m.Width, m.Height, st, s.rotate)), nil
+				return NewAllocator(s.name, m.Width, m.Height, st, s.rotate), nil
 			},
 		})
 	}

@@ -3,6 +3,7 @@ package mesh
 import (
 	"testing"
 
+	"github.com/schedlab/schedlab/model/admit"
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/sched"
@@ -34,15 +35,18 @@ func TestRegistryReplay(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, aware := a.(policy.WaitingAware)
-			if want := spec.Name == "bfl1" || spec.Name == "wfl1"; aware != want {
-				t.Errorf("WaitingAware %v, want %v", aware, want)
+			if _, ok := a.(policy.Contextual); !ok {
+				t.Error("not policy.Contextual: learns neither the time nor the waiting jobs")
+			}
+			_, multi := a.(*MultiAllocator)
+			if _, rv := a.(policy.Reserver); rv == multi {
+				t.Errorf("reservations %v for a non-contiguous allocator %v", rv, multi)
 			}
 			s, err := fcfs.New(m, policy.Params{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			jobs, _ := engine.Jobs(tr, m, engine.EstimatesRequested)
+			jobs, _ := admit.Jobs(tr, m, admit.EstimatesRequested)
 			res, err := engine.Run(jobs, m, a, s, engine.Options{Check: true, Placement: true})
 			if err != nil {
 				t.Fatal(err)

@@ -92,7 +92,7 @@ func (a *Allocator) Reserve(j *policy.Job) bool {
 		a.tidy()
 		return false
 	}
-	a.mark(j.Index, j.ID, r, len(a.st.List), len(a.res.list))
+	a.mark(int(j.Index), j.ID, r, len(a.st.List), len(a.res.list))
 	return true
 }
 
@@ -123,12 +123,12 @@ func (a *Allocator) Reservation(j *policy.Job) (Rect, bool) {
 }
 
 // reservation is the position of j's reservation in a.res.list, or −1.
-func (a *Allocator) reservation(j *policy.Job) int {
+func (a *frame) reservation(j *policy.Job) int {
 	if a.res == nil {
 		return -1
 	}
 	for k, rv := range a.res.list {
-		if rv.job == j.Index {
+		if rv.job == int(j.Index) {
 			return k
 		}
 	}
@@ -137,7 +137,7 @@ func (a *Allocator) reservation(j *policy.Job) int {
 
 // tidy drops the reservation set once empty: a mesh without reservations
 // costs Allocate, Release and Free one nil test.
-func (a *Allocator) tidy() {
+func (a *frame) tidy() {
 	if a.res != nil && len(a.res.list) == 0 {
 		a.res = nil
 	}
@@ -148,7 +148,7 @@ func (a *Allocator) tidy() {
 // while the strategy looks for a place (its nodes count as free for the
 // job), and restored, unchanged and at the same position in the busy
 // list, when there is none.
-func (a *Allocator) allocateReserved(j *policy.Job, k int) (policy.Allocation, bool) {
+func (a *frame) allocateReserved(j *policy.Job, k int) (policy.Allocation, bool) {
 	w, h, _ := Request(j, a.st.W, a.st.H) // ok: j was reserved
 	rv := a.res.list[k]
 	ready := rv.free == rv.rect.Size()
@@ -173,7 +173,7 @@ func (a *Allocator) allocateReserved(j *policy.Job, k int) (policy.Allocation, b
 // mark reserves r for a job (index, id): its free nodes become busy in the
 // grid, and its entry goes to position at of the busy list and k of the
 // reservations.
-func (a *Allocator) mark(index int, id int64, r Rect, at, k int) {
+func (a *frame) mark(index int, id int64, r Rect, at, k int) {
 	a.st.List = slices.Insert(a.st.List, at, &Busy{Rect: r, ECT: math.Inf(-1), ID: id, Reserved: true})
 	rv := reservation{job: index, id: id, rect: r}
 	for _, p := range a.freeSquares(r) {
@@ -186,7 +186,7 @@ func (a *Allocator) mark(index int, id int64, r Rect, at, k int) {
 
 // unmark lifts reservation k: its free nodes become free in the grid. It
 // returns the position its entry had in the busy list.
-func (a *Allocator) unmark(k int) int {
+func (a *frame) unmark(k int) int {
 	rv := a.res.list[k]
 	at := slices.IndexFunc(a.st.List, func(b *Busy) bool { return b.Reserved && b.Rect == rv.rect })
 	a.st.List = slices.Delete(a.st.List, at, at+1)
@@ -199,7 +199,7 @@ func (a *Allocator) unmark(k int) int {
 }
 
 // remark marks the reserved nodes of r, just released, busy again.
-func (a *Allocator) remark(r Rect) {
+func (a *frame) remark(r Rect) {
 	for k := range a.res.list {
 		rv := &a.res.list[k]
 		if !rv.rect.Overlaps(r) {
@@ -215,7 +215,7 @@ func (a *Allocator) remark(r Rect) {
 
 // turn marks the free square p busy (or the busy square free) in the grid
 // and tells the strategy.
-func (a *Allocator) turn(p Rect, busy bool) {
+func (a *frame) turn(p Rect, busy bool) {
 	t, tracks := a.strat.(Tracker)
 	if busy {
 		a.st.Grid.Set(p)
@@ -233,7 +233,7 @@ func (a *Allocator) turn(p Rect, busy bool) {
 // freeSquares returns the nodes of r held by no allocation, as the maximal
 // squares of the power-of-two lattice from (0, 0) (the 2-D buddy system's
 // blocks) that tile them, in a buffer reused by the next call.
-func (a *Allocator) freeSquares(r Rect) []Rect {
+func (a *frame) freeSquares(r Rect) []Rect {
 	side := 1
 	for side < max(a.st.W, a.st.H) {
 		side *= 2
@@ -242,7 +242,7 @@ func (a *Allocator) freeSquares(r Rect) []Rect {
 	return a.res.squares
 }
 
-func (a *Allocator) squares(dst []Rect, r, b Rect) []Rect {
+func (a *frame) squares(dst []Rect, r, b Rect) []Rect {
 	if !b.Overlaps(r) {
 		return dst
 	}
@@ -284,7 +284,7 @@ type resCandidate struct {
 // overlapping no reservation with the fewest free nodes, then the fewest
 // allocated submeshes overlapped, then the requested orientation, then the
 // smallest y, then x.
-func (a *Allocator) choose(w, h int) (Rect, bool) {
+func (a *frame) choose(w, h int) (Rect, bool) {
 	W, H := a.st.W, a.st.H
 	rs := a.res
 	rs.busy = prefixSums(rs.busy, W, H, func(mark func(Rect)) {
@@ -342,7 +342,7 @@ func (a *Allocator) choose(w, h int) (Rect, bool) {
 }
 
 // overlapped is the number of allocated submeshes r overlaps.
-func (a *Allocator) overlapped(r Rect) int {
+func (a *frame) overlapped(r Rect) int {
 	n := 0
 	for _, b := range a.st.List {
 		if !b.Reserved && b.Overlaps(r) {

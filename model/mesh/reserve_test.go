@@ -8,13 +8,8 @@ import (
 	"github.com/schedlab/schedlab/model/policy"
 )
 
-// unwrapped returns the frame of a registry allocator.
-func unwrapped(a policy.Allocator) *Allocator {
-	if w, ok := a.(waitingAllocator); ok {
-		return w.Allocator
-	}
-	return a.(*Allocator)
-}
+// unwrapped returns a registry allocator of a contiguous strategy.
+func unwrapped(a policy.Allocator) *Allocator { return a.(*Allocator) }
 
 // fixed is a strategy that returns the rectangles it is given, in turn.
 type fixed struct{ next []Rect }
@@ -29,7 +24,7 @@ func (f *fixed) Find(_ *State, _ *policy.Job, _, _ int) (Rect, bool) {
 }
 
 func resJob(i, w, h int) *policy.Job {
-	return &policy.Job{Index: i, ID: int64(i), Width: w, Height: h, Procs: w * h, Estimate: 5}
+	return &policy.Job{Index: int32(i), ID: int64(i), Width: int32(w), Height: int32(h), Procs: w * h, Estimate: 5}
 }
 
 // bruteReservation is the reservation's choice by brute force: every
@@ -193,7 +188,7 @@ func TestReserveRandom(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, multi := pa.(multiAllocator); multi {
+				if _, multi := pa.(*MultiAllocator); multi {
 					if _, ok := pa.(policy.Reserver); ok {
 						t.Fatal("a non-contiguous allocator offers reservations")
 					}
@@ -217,7 +212,7 @@ func reserveRandom(t *testing.T, spec policy.AllocatorSpec, m policy.Machine, a 
 	}
 	var running []held
 	var waiting []*policy.Job // jobs holding a reservation
-	res := map[int]Rect{}
+	res := map[int32]Rect{}
 	now := 0.0
 	next := 0
 	newJob := func() *policy.Job {

@@ -1,6 +1,11 @@
 package network
 
-import "github.com/schedlab/schedlab/model/policy"
+import (
+	"math"
+	"slices"
+
+	"github.com/schedlab/schedlab/model/policy"
+)
 
 // AnalyticModel is the contention-free communication model: every packet
 // takes its zero-load latency (ZeroLoad) over the Manhattan distance
@@ -19,7 +24,15 @@ type AnalyticModel struct {
 	p     Params
 	stats map[int]Stats
 	seen  map[int]bool // jobs whose rate is set
+	fresh []started    // jobs started since the last Rates call, with their rate
 	nodes []int32
+}
+
+// started is a job just started and the rate it runs at (NaN: the
+// engine's).
+type started struct {
+	j    *policy.Job
+	rate float64
 }
 
 // NewAnalytic returns the analytic model on a W×H mesh.
@@ -27,21 +40,49 @@ func NewAnalytic(W, H int, p Params) *AnalyticModel {
 	return &AnalyticModel{W: W, H: H, p: p, stats: map[int]Stats{}, seen: map[int]bool{}}
 }
 
-// Rates implements policy.ProgressModel: a job just started gets rate
-// Run/(C + Run), C its communication time; the others keep theirs.
-func (m *AnalyticModel) Rates(now float64, running []*policy.Job, rate []float64) {
-	for k, j := range running {
-		if m.seen[j.Index] {
-			continue
-		}
-		m.seen[j.Index] = true
-		m.nodes = Nodes(j.Alloc, m.W, m.nodes[:0])
-		st := m.cost(j.Index, m.nodes)
-		m.stats[j.Index] = st
-		if st.Comm > 0 && j.Run > 0 {
-			rate[k] = j.Run / (st.Comm + j.Run)
+// Started implements policy.ProgressModel: at its first start a job's
+// communication is known, and its rate is Run/(C + Run), C its
+// communication time, from the next Rates call on.
+func (m *AnalyticModel) Started(j *policy.Job, _ policy.Progress) {
+	if m.seen[int(j.Record)] {
+		return
+	}
+	m.seen[int(j.Record)] = true
+	m.nodes = Nodes(j.Alloc, m.W, m.nodes[:0])
+	st := m.cost(int(j.Record), m.nodes)
+	m.stats[int(j.Record)] = st
+	r := math.NaN() // its rate stays the engine's
+	if st.Comm > 0 && j.Run > 0 {
+		r = j.Run / (st.Comm + j.Run)
+	}
+	m.fresh = append(m.fresh, started{j, r})
+}
+
+// Left implements policy.ProgressModel: a job that leaves before its
+// rate was set is seen anew at its next start.
+func (m *AnalyticModel) Left(j *policy.Job, _ policy.Progress) {
+	if k := slices.IndexFunc(m.fresh, func(s started) bool { return s.j == j }); k >= 0 {
+		m.fresh = slices.Delete(m.fresh, k, k+1)
+		delete(m.seen, int(j.Record))
+		delete(m.stats, int(j.Record))
+	}
+}
+
+// Rates implements policy.ProgressModel: the jobs just started get their
+// rate; the others keep theirs.
+func (m *AnalyticModel) Rates(_ policy.Progress, running []*policy.Job, rate []float64) {
+	// The jobs just started are, in start order, among the last running.
+	f := len(m.fresh) - 1
+	for k := len(running) - 1; k >= 0 && f >= 0; k-- {
+		if s := m.fresh[f]; running[k] == s.j {
+			if !math.IsNaN(s.rate) {
+				rate[k] = s.rate
+			}
+			f--
 		}
 	}
+	clear(m.fresh)
+	m.fresh = m.fresh[:0]
 }
 
 // cost is the communication of job i on nodes.

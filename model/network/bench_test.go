@@ -3,6 +3,7 @@ package network
 import (
 	"testing"
 
+	"github.com/schedlab/schedlab/model/admit"
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/mesh"
 	"github.com/schedlab/schedlab/model/policy"
@@ -54,13 +55,13 @@ func benchRun(b *testing.B, mode, unit, alloc string, iat float64) {
 		p := Defaults
 		p.Unit = unit
 		mdl, _ := New(Spec{Mode: mode, Params: p}, 16, 16)
-		jobs, _ := engine.Jobs(tr, m, engine.EstimatesRequested)
+		jobs, _ := admit.Jobs(tr, m, admit.EstimatesRequested)
 		res, err := engine.Run(jobs, m, a, s, engine.Options{Progress: mdl})
 		if err != nil {
 			b.Fatal(err)
 		}
 		for k := range res.Jobs {
-			st := mdl.Stats(res.Jobs[k].Index)
+			st := mdl.Stats(int(res.Jobs[k].Record))
 			packets += st.Packets
 			comm += st.Comm
 		}
@@ -69,7 +70,7 @@ func benchRun(b *testing.B, mode, unit, alloc string, iat float64) {
 			if w, ok := mdl.(*WormholeModel); ok {
 				var pk int64
 				for k := range res.Jobs {
-					pk += mdl.Stats(res.Jobs[k].Index).Packets
+					pk += mdl.Stats(int(res.Jobs[k].Record)).Packets
 				}
 				// Packet events processed per packet delivered (a packet's own
 				// events: one request per hop, one at its destination, one

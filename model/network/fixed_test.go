@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/schedlab/schedlab/model/admit"
 	"github.com/schedlab/schedlab/model/engine"
 )
 
@@ -23,7 +24,7 @@ func runDigest(t testing.TB, alloc, unit string, msgs float64, n int, iat float6
 	p := Defaults
 	p.Unit, p.Msgs = unit, msgs
 	mdl := NewWormhole(16, 16, p)
-	jobs, _ := engine.Jobs(tr, m, engine.EstimatesRequested)
+	jobs, _ := admit.Jobs(tr, m, admit.EstimatesRequested)
 	res, err := engine.Run(jobs, m, a, s, engine.Options{Progress: mdl, Check: true})
 	if err != nil {
 		t.Fatal(err)
@@ -32,7 +33,7 @@ func runDigest(t testing.TB, alloc, unit string, msgs float64, n int, iat float6
 	put := func(x float64) { binary.Write(h, binary.LittleEndian, math.Float64bits(x)) }
 	for k := range res.Jobs {
 		j := &res.Jobs[k]
-		st := mdl.Stats(j.Index)
+		st := mdl.Stats(int(j.Record))
 		put(j.Start)
 		put(j.End)
 		put(st.Comm)

@@ -58,7 +58,7 @@ type Params struct {
 	Plen int     // P_len: flits per packet
 	Msgs float64 // num_mes: mean number of messages (see Unit)
 	Unit string  // what num_mes counts: UnitRound or UnitMsg
-	Seed uint64  // seeds each job's number of messages, with its trace index
+	Seed uint64  // seeds each job's number of messages, with its trace record (Job.Record)
 }
 
 // What num_mes counts: the paper says only "the number of messages that
@@ -170,7 +170,7 @@ func New(s Spec, W, H int) (Model, error) {
 // per job, what its communication cost.
 type Model interface {
 	policy.ProgressModel
-	// Stats returns the communication of the job of trace index i, as
+	// Stats returns the communication of the job whose trace record is i (Job.Record), as
 	// far as it went (zero for a job that never ran).
 	Stats(i int) Stats
 }
@@ -202,21 +202,14 @@ func Rounds(seed uint64, i int, msgs float64) int {
 }
 
 // Nodes returns the nodes of a running job in rank order: its placement's
-// pieces in order, each row by row (policy.Placer), else its node list.
+// pieces in order, each row by row.
 func Nodes(a policy.Allocation, W int, dst []int32) []int32 {
-	switch pl := a.(type) {
-	case policy.Placer:
-		var buf [8]policy.Piece
-		for _, p := range pl.Placement(buf[:0]) {
-			for y := int(p.Y); y < int(p.Y+p.H); y++ {
-				for x := int(p.X); x < int(p.X+p.W); x++ {
-					dst = append(dst, int32(policy.NodeOf(W, x, y)))
-				}
+	var buf [8]policy.Piece
+	for _, p := range a.Placement(buf[:0]) {
+		for y := int(p.Y); y < int(p.Y+p.H); y++ {
+			for x := int(p.X); x < int(p.X+p.W); x++ {
+				dst = append(dst, int32(policy.NodeOf(W, x, y)))
 			}
-		}
-	case policy.NodeLister:
-		for _, n := range pl.Nodes(nil) {
-			dst = append(dst, int32(n))
 		}
 	}
 	return dst

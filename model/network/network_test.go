@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/schedlab/schedlab/model/admit"
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/mesh"
 	"github.com/schedlab/schedlab/model/policy"
@@ -26,7 +27,7 @@ func (p placed) Placement(dst []policy.Piece) []policy.Piece { return append(dst
 
 // fixed is an allocator that gives job i the pieces at[i].
 type fixed struct {
-	at   map[int]placed
+	at   map[int32]placed
 	size int
 }
 
@@ -35,6 +36,7 @@ func (f *fixed) Release(policy.Allocation)                        {}
 func (f *fixed) Free() int                                        { return f.size }
 func (f *fixed) Size() int                                        { return f.size }
 func (f *fixed) Clone() policy.Allocator                          { return f }
+func (f *fixed) Feasible(*policy.Job) error                       { return nil }
 
 func fcfs(t *testing.T, m policy.Machine) policy.Scheduler {
 	for _, s := range sched.Schedulers() {
@@ -54,7 +56,7 @@ func fcfs(t *testing.T, m policy.Machine) policy.Scheduler {
 func one(x, y int) policy.Piece { return policy.Rect(x, y, 1, 1) }
 
 // run replays jobs on a W×H mesh with the given placements and model.
-func run(t *testing.T, W, H int, jobs []policy.Job, at map[int]placed, mdl Model) *engine.Result {
+func run(t *testing.T, W, H int, jobs []policy.Job, at map[int32]placed, mdl Model) *engine.Result {
 	t.Helper()
 	m := policy.Machine{Kind: policy.Mesh, Width: W, Height: H, Procs: W * H}
 	res, err := engine.Run(jobs, m, &fixed{at: at, size: W * H}, fcfs(t, m), engine.Options{Progress: mdl})
@@ -74,8 +76,8 @@ func TestZeroLoadLatency(t *testing.T) {
 	}
 	for _, mode := range []string{Wormhole, Analytic} {
 		mdl, _ := New(Spec{Mode: mode, Params: p}, 8, 8)
-		jobs := []policy.Job{{Index: 0, ID: 1, Run: 2.5, Estimate: 2.5, Procs: 2}}
-		res := run(t, 8, 8, jobs, map[int]placed{0: {one(0, 0), one(3, 2)}}, mdl)
+		jobs := []policy.Job{{Index: 0, Record: 0, ID: 1, Run: 2.5, Estimate: 2.5, Procs: 2}}
+		res := run(t, 8, 8, jobs, map[int32]placed{0: {one(0, 0), one(3, 2)}}, mdl)
 		st := mdl.Stats(0)
 		want := Stats{Rounds: 1, Comm: 27, Packets: 2, Hops: 10, Latency: 54}
 		if st != want {
@@ -95,10 +97,10 @@ func TestZeroLoadLatency(t *testing.T) {
 func TestSharedLinkSerialised(t *testing.T) {
 	p := Params{Ts: 3, Plen: 8, Msgs: 1}
 	jobs := []policy.Job{
-		{Index: 0, ID: 1, Run: 1, Estimate: 1, Procs: 2},
-		{Index: 1, ID: 2, Run: 1, Estimate: 1, Procs: 2},
+		{Index: 0, Record: 0, ID: 1, Run: 1, Estimate: 1, Procs: 2},
+		{Index: 1, Record: 1, ID: 2, Run: 1, Estimate: 1, Procs: 2},
 	}
-	at := map[int]placed{0: {one(0, 0), one(3, 0)}, 1: {policy.Rect(1, 0, 2, 1)}}
+	at := map[int32]placed{0: {one(0, 0), one(3, 0)}, 1: {policy.Rect(1, 0, 2, 1)}}
 	w := NewWormhole(4, 1, p)
 	res := run(t, 4, 1, jobs, at, w)
 	if a := w.Stats(0); a.Comm != 23 || a.Blocked != 8 || a.Latency != 46 {
@@ -118,8 +120,8 @@ func TestSharedLinkSerialised(t *testing.T) {
 	// Started apart, they do not meet: B is done (at 11) before A starts.
 	jobs[1].Submit, jobs[0].Submit = 0, 20
 	jobs[0], jobs[1] = jobs[1], jobs[0]
-	jobs[0].Index, jobs[1].Index = 0, 1
-	at = map[int]placed{1: {one(0, 0), one(3, 0)}, 0: {policy.Rect(1, 0, 2, 1)}}
+	jobs[0].Record, jobs[1].Record = 0, 1
+	at = map[int32]placed{1: {one(0, 0), one(3, 0)}, 0: {policy.Rect(1, 0, 2, 1)}}
 	w = NewWormhole(4, 1, p)
 	run(t, 4, 1, jobs, at, w)
 	if a := w.Stats(1); a.Comm != 19 || a.Blocked != 0 {
@@ -127,16 +129,25 @@ func TestSharedLinkSerialised(t *testing.T) {
 	}
 }
 
+// atStart is the engine's progress at time 0, when no job has run yet.
+type atStart struct{}
+
+func (atStart) Now() float64                    { return 0 }
+func (atStart) Remaining(j *policy.Job) float64 { return j.Run }
+
 // The rates the model sets: the job whose completion comes first gets the
 // rate that ends it then; a job still communicating at that instant,
 // rate 0.
 func TestRates(t *testing.T) {
 	p := Params{Ts: 3, Plen: 8, Msgs: 1}
 	w := NewWormhole(4, 1, p)
-	a := &policy.Job{Index: 0, Run: 1, Alloc: placed{one(0, 0), one(3, 0)}}
-	b := &policy.Job{Index: 1, Run: 1, Alloc: placed{policy.Rect(1, 0, 2, 1)}}
+	a := &policy.Job{Index: 0, Record: 0, Run: 1, Alloc: placed{one(0, 0), one(3, 0)}}
+	b := &policy.Job{Index: 1, Record: 1, Run: 1, Alloc: placed{policy.Rect(1, 0, 2, 1)}}
 	rate := []float64{1, 1}
-	w.Rates(0, []*policy.Job{a, b}, rate)
+	var pr atStart
+	w.Started(a, pr)
+	w.Started(b, pr)
+	w.Rates(pr, []*policy.Job{a, b}, rate)
 	if rate[0] != 0 || rate[1] != 1.0/12 {
 		t.Errorf("rates %v, want [0 1/12]", rate)
 	}
@@ -146,8 +157,8 @@ func TestRates(t *testing.T) {
 func TestOneProcessor(t *testing.T) {
 	for _, mode := range []string{Wormhole, Analytic} {
 		mdl, _ := New(Spec{Mode: mode, Params: Defaults}, 4, 4)
-		jobs := []policy.Job{{Index: 0, ID: 1, Submit: 1, Run: 3, Estimate: 3, Procs: 1}}
-		res := run(t, 4, 4, jobs, map[int]placed{0: {one(2, 2)}}, mdl)
+		jobs := []policy.Job{{Index: 0, Record: 0, ID: 1, Submit: 1, Run: 3, Estimate: 3, Procs: 1}}
+		res := run(t, 4, 4, jobs, map[int32]placed{0: {one(2, 2)}}, mdl)
 		if res.Jobs[0].End != 4 || mdl.Stats(0) != (Stats{}) {
 			t.Errorf("%s: end %g, stats %+v", mode, res.Jobs[0].End, mdl.Stats(0))
 		}
@@ -187,7 +198,7 @@ func conserve(t *testing.T, m policy.Machine, tr *trace.Trace, p Params) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			jobs, _ := engine.Jobs(tr, m, engine.EstimatesRequested)
+			jobs, _ := admit.Jobs(tr, m, admit.EstimatesRequested)
 			res, err := engine.Run(jobs, m, a, fcfs(t, m), engine.Options{Progress: mdl, Check: true, Placement: true})
 			if err != nil {
 				t.Fatal(err)
@@ -199,7 +210,7 @@ func conserve(t *testing.T, m policy.Machine, tr *trace.Trace, p Params) {
 		blocked := 0.0
 		for i := range res.Jobs {
 			j := &res.Jobs[i]
-			st := w.Stats(j.Index)
+			st := w.Stats(int(j.Record))
 			n := int64(j.Procs)
 			want := int64(st.Rounds) * n * (n - 1)
 			if p.Unit == UnitMsg {
@@ -221,7 +232,7 @@ func conserve(t *testing.T, m policy.Machine, tr *trace.Trace, p Params) {
 					}
 				}
 			}
-			zero := an.cost(j.Index, nodes)
+			zero := an.cost(int(j.Record), nodes)
 			if zero.Hops != st.Hops || zero.Packets != st.Packets {
 				t.Fatalf("%s job %d: hops %d/%d packets %d/%d (wormhole/analytic)", alloc, i, st.Hops, zero.Hops, st.Packets, zero.Packets)
 			}

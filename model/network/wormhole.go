@@ -3,6 +3,7 @@ package network
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/schedlab/schedlab/model/policy"
 )
@@ -69,8 +70,9 @@ type WormholeModel struct {
 
 	cur, snap *net
 	done      map[int]Stats    // jobs that left: their final communication
-	mir       map[int]*mirror  // running jobs: the engine's remaining work as set
-	fresh     map[int]struct{} // scratch: the running jobs' indices
+	left      map[int]struct{} // jobs that left since the last Rates call
+	joined    []*policy.Job    // jobs started since the last Rates call
+	rem       map[int]*service // running jobs: their remaining service time
 	nodes     []int32
 
 	// Work done, for benchmarks: packet events processed, forecasts, and
@@ -78,13 +80,9 @@ type WormholeModel struct {
 	Events, Forecasts, Rewinds int64
 }
 
-// mirror follows the engine's remaining service time of a job, as the
-// engine drains it at the rate set last.
-type mirror struct{ rem, since, rate float64 }
-
 // NewWormhole returns the wormhole model on a W×H mesh.
 func NewWormhole(W, H int, p Params) *WormholeModel {
-	return &WormholeModel{W: W, H: H, p: p, cur: newNet(W, H), done: map[int]Stats{}, mir: map[int]*mirror{}, fresh: map[int]struct{}{}}
+	return &WormholeModel{W: W, H: H, p: p, cur: newNet(W, H), done: map[int]Stats{}, left: map[int]struct{}{}, rem: map[int]*service{}}
 }
 
 // Stats implements Model.
@@ -100,37 +98,62 @@ func (m *WormholeModel) Stats(i int) Stats {
 	return Stats{}
 }
 
+// service is a running job's remaining service time, drained at the rate
+// the model set last and brought up to date at every Rates call. (The
+// engine's Remaining gives the same quantity, brought up to date only when
+// the rate changes: the end times would differ in their last bits.)
+type service struct{ rem, since, rate float64 }
+
+// Started implements policy.ProgressModel: j joins the network at the
+// next Rates call.
+func (m *WormholeModel) Started(j *policy.Job, _ policy.Progress) {
+	if _, ok := m.left[int(j.Record)]; ok {
+		delete(m.left, int(j.Record)) // suspended and resumed between two calls: it never left
+		return
+	}
+	m.joined = append(m.joined, j)
+}
+
+// Left implements policy.ProgressModel: j leaves the network at the next
+// Rates call.
+func (m *WormholeModel) Left(j *policy.Job, _ policy.Progress) {
+	if k := slices.Index(m.joined, j); k >= 0 {
+		m.joined = slices.Delete(m.joined, k, k+1) // it never joined
+		return
+	}
+	m.left[int(j.Record)] = struct{}{}
+}
+
 // Rates implements policy.ProgressModel (see the type's doc).
-func (m *WormholeModel) Rates(now float64, running []*policy.Job, rate []float64) {
+func (m *WormholeModel) Rates(p policy.Progress, running []*policy.Job, rate []float64) {
+	now := p.Now()
 	m.sync(now)
 	n := m.cur
-	clear(m.fresh)
-	for _, j := range running {
-		m.fresh[j.Index] = struct{}{}
-	}
 	// Jobs that left.
-	for k := 0; k < len(n.jobs); {
-		jb := &n.jobs[k]
-		if _, ok := m.fresh[jb.index]; ok {
-			k++
-			continue
+	if len(m.left) > 0 {
+		for k := 0; k < len(n.jobs); {
+			jb := &n.jobs[k]
+			if _, ok := m.left[jb.index]; !ok {
+				k++
+				continue
+			}
+			if !jb.commDone {
+				panic(fmt.Sprintf("network: job index %d left at t=%g during its communication (suspension and migration are not modelled)", jb.index, now))
+			}
+			m.done[jb.index] = jb.st
+			delete(m.rem, jb.index)
+			n.remove(k)
 		}
-		if !jb.commDone {
-			panic(fmt.Sprintf("network: job index %d left at t=%g during its communication (suspension and migration are not modelled)", jb.index, now))
-		}
-		m.done[jb.index] = jb.st
-		delete(m.mir, jb.index)
-		n.remove(k)
+		clear(m.left)
 	}
 	// Jobs just started.
-	for k, j := range running {
-		if _, ok := m.mir[j.Index]; ok {
-			continue
-		}
-		m.mir[j.Index] = &mirror{rem: j.Run, since: now, rate: rate[k]}
+	for _, j := range m.joined {
+		m.rem[int(j.Record)] = &service{rem: j.Run, since: now, rate: 1}
 		m.nodes = Nodes(j.Alloc, m.W, m.nodes[:0])
-		n.add(j.Index, j.Run, append([]int32(nil), m.nodes...), Rounds(m.p.Seed, j.Index, m.p.Msgs), now, m.p)
+		n.add(int(j.Record), j.Run, append([]int32(nil), m.nodes...), Rounds(m.p.Seed, int(j.Record), m.p.Msgs), now, m.p)
 	}
+	clear(m.joined)
+	m.joined = m.joined[:0]
 	// Save the state at now, then forecast.
 	if m.snap == nil {
 		m.snap = newNet(m.W, m.H)
@@ -138,20 +161,21 @@ func (m *WormholeModel) Rates(now float64, running []*policy.Job, rate []float64
 	m.snap.copyFrom(n)
 	m.Forecasts++
 	m.Events += n.forecast(now, m.p)
-	// Rates.
+	// Rates: a job still communicating stalls; one whose communication
+	// ends at c drains its remaining work by c + Run.
 	for k, j := range running {
-		mr := m.mir[j.Index]
-		mr.rem = max(0, mr.rem-mr.rate*(now-mr.since))
-		mr.since = now
-		jb := n.job(j.Index)
+		sv := m.rem[int(j.Record)]
+		sv.rem = max(0, sv.rem-sv.rate*(now-sv.since))
+		sv.since = now
+		jb := n.job(int(j.Record))
 		r := 0.0
 		if jb.commDone {
-			r = rateFor(mr.rem, now, jb.tc+jb.run)
-			if jb.st.Comm == 0 {
-				r = rate[k] // no communication: the engine's own rate (1)
+			r = rate[k] // no communication: the engine's own rate (1)
+			if jb.st.Comm != 0 {
+				r = rateFor(sv.rem, now, jb.tc+jb.run)
 			}
 		}
-		rate[k], mr.rate = r, r
+		rate[k], sv.rate = r, r
 	}
 }
 

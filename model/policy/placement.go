@@ -75,11 +75,12 @@ func (p Piece) AppendNodes(m Machine, dst []int) []int {
 	return dst
 }
 
-// Placer is implemented by allocations that can say where they are as a
-// list of pieces. It costs O(pieces), unlike listing every node; the
-// engine records placements through it, and falls back to NodeLister
-// (grouped into flat ranges) for allocations that only list nodes.
-type Placer interface {
-	// Placement appends the pieces held to dst and returns it.
-	Placement(dst []Piece) []Piece
+// Nodes appends the node numbers of allocation a on machine m to dst, piece
+// by piece (Allocation.Placement, Piece.AppendNodes).
+func Nodes(a Allocation, m Machine, dst []int) []int {
+	var buf [4]Piece
+	for _, p := range a.Placement(buf[:0]) {
+		dst = p.AppendNodes(m, dst)
+	}
+	return dst
 }

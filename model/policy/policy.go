@@ -1,29 +1,26 @@
-// Package policy defines the small interfaces through which the event engine
-// speaks to a machine's processor allocator and to a job scheduler, and the
-// descriptors by which policy families offer their constructors to the
-// registry (model/catalog).
-//
-// It is a leaf package: the engine, every policy family (model/flat,
-// model/sched, ...) and the catalog import it, and it imports none of them.
-//
-// The engine is topology-blind. It knows a job's processor count and
-// residence time; where those processors are is the allocator's business,
-// and which waiting job goes next is the scheduler's.
 package policy
 
-// Job is the engine's view of one job of a trace. The engine fills the
-// request fields from the trace record and maintains Start, End and Alloc.
-// Policies keep their own per-job state (indexed by Index), never in Job.
+// Job is the engine's view of one job of a trace. Job conversion
+// (model/admit) fills the request fields from the trace record; the
+// engine numbers the jobs (Index) and maintains Start, End and Alloc.
+// Policies keep their own per-job state (indexed by Index), never in Job;
+// what is seeded per job (a random placement, a job's messages) is seeded
+// by Record, so that it does not depend on which other jobs are replayed.
 type Job struct {
-	Index    int     // position of the job in the trace (0-based)
+	Index    int32   // position of the job in the run, 0..n−1 (set by engine.Run)
+	Record   int32   // position of the job's record in the trace (0-based)
 	ID       int64   // SWF job number
 	Submit   float64 // arrival time
 	Run      float64 // residence time when run at full speed (actual run time)
 	Estimate float64 // runtime estimate, used only by policies that need one
 	Procs    int     // processors requested
-	Width    int     // requested mesh width, 0 when the trace gives none
-	Height   int     // requested mesh height, 0 when the trace gives none
+	Width    int32   // requested mesh width, 0 when the trace gives none
+	Height   int32   // requested mesh height, 0 when the trace gives none
 	User     int64   // SWF user id, -1 when unknown
+	// NeedProcs is the number of processors the job occupies when placed,
+	// when its machine family sets it (e.g. a hypercube's 2^k-node
+	// subcube); 0 leaves it to Need's rule.
+	NeedProcs int
 
 	// Malleable characteristics, nil when the trace gives none for this
 	// job (rigid traces). Held by pointer to keep Job small (every run
@@ -40,13 +37,16 @@ type Job struct {
 	Alloc Allocation // processors held while running; nil otherwise
 }
 
-// Need is the number of processors j occupies when placed: its w×h
-// request on a mesh (which may exceed Procs: internal fragmentation; on a
-// hypercube the experiment writes a job's 2^k-node subcube as a 2^k×1
-// request), else Procs.
+// Need is the number of processors j occupies when placed: NeedProcs when
+// set, else its w×h request on a mesh (which may exceed Procs: internal
+// fragmentation; on a hypercube the experiment writes a job's 2^k-node
+// subcube as a 2^k×1 request), else Procs.
 func (j *Job) Need() int {
+	if j.NeedProcs > 0 {
+		return j.NeedProcs
+	}
 	if j.Width > 0 && j.Height > 0 {
-		return max(j.Width*j.Height, j.Procs)
+		return max(int(j.Width)*int(j.Height), j.Procs)
 	}
 	return j.Procs
 }
@@ -87,22 +87,16 @@ type Allocation interface {
 	// Procs is the number of processors held. It may exceed the request
 	// when the allocator rounds up (internal fragmentation).
 	Procs() int
+	// Placement appends the pieces held, in the machine's node numbering
+	// (Piece), to dst and returns it: O(pieces), not O(nodes). A
+	// fractional share (Sharer) holds no particular node and appends
+	// none.
+	Placement(dst []Piece) []Piece
 }
 
-// NodeLister is implemented by allocations that know their processor
-// numbers (0..Size()-1). The engine's invariant checker uses it to prove that
-// no processor is held twice, and reports use it for occupancy charts.
-type NodeLister interface {
-	// Nodes appends the processor numbers held to dst and returns it.
-	Nodes(dst []int) []int
-}
-
-// Allocator owns a machine's processors.
-type Allocator interface {
-	// Allocate finds processors for j; ok is false when j does not fit now.
-	Allocate(j *Job) (a Allocation, ok bool)
-	// Release returns the processors of a to the free pool.
-	Release(a Allocation)
+// Capacity is what a scheduler sees of the allocator: how many
+// processors are free and in all, and a copy for what-if planning.
+type Capacity interface {
 	// Free is the number of free processors.
 	Free() int
 	// Size is the number of processors of the machine.
@@ -112,6 +106,20 @@ type Allocator interface {
 	Clone() Allocator
 }
 
+// Allocator owns a machine's processors.
+type Allocator interface {
+	Capacity
+	// Allocate finds processors for j; ok is false when j does not fit now.
+	Allocate(j *Job) (a Allocation, ok bool)
+	// Release returns the processors of a to the free pool.
+	Release(a Allocation)
+	// Feasible returns nil when j could be placed on the empty machine,
+	// else why it never can (a 40×2 request on a 32×32 mesh without
+	// rotation): the engine rejects such a job on arrival, with the
+	// error as the reason, instead of letting it wait forever.
+	Feasible(j *Job) error
+}
+
 // System is what a scheduler sees of the running simulation during a
 // Schedule call.
 type System interface {
@@ -119,12 +127,26 @@ type System interface {
 	Now() float64
 	// Machine is the machine being simulated.
 	Machine() Machine
-	// Allocator answers queries (Free, Size) and can be cloned for planning.
-	// Schedulers must not Allocate or Release through it: use Start.
-	Allocator() Allocator
+	// Capacity is a read-only view of the allocator.
+	Capacity() Capacity
+	// Reservations is the allocator's Reserver, nil when it has none.
+	Reservations() Reserver
 	// Start allocates processors to j and starts it now. It returns false,
-	// and changes nothing, when j does not fit.
+	// and changes nothing, when j does not fit. Starting a suspended job
+	// resumes it with its remaining work.
 	Start(j *Job) bool
+	// Suspend stops a running job: its processors are released, its
+	// remaining work is kept, and it is waiting again (it counts in
+	// Waiting; the scheduler queues it itself: the engine does not call
+	// Submit). A job suspended during a migration delay forfeits the
+	// rest of the delay. It returns false when j is not running.
+	Suspend(j *Job) bool
+	// Migrate moves a running job to a fresh allocation (taken while the
+	// old one is still held, so the job moves into processors free now),
+	// then releases the old one; the job makes no progress for delay
+	// time units. It returns false, changing nothing, when the job is not
+	// running or no allocation is free.
+	Migrate(j *Job, delay float64) bool
 	// Running lists the running jobs in the order they started. The slice
 	// is owned by the engine and valid until the next Start, Suspend,
 	// Migrate or event.
@@ -134,13 +156,8 @@ type System interface {
 	Wake(t float64)
 }
 
-// Scheduler decides which waiting job starts when.
-//
-// At each instant the engine first completes every job that ends then
-// (releasing its processors and calling Finished, in job order), then admits
-// every job that arrives then (calling Submit, in trace order), and only then
-// calls Schedule once. Jobs are started only from Schedule, so a decision
-// always sees every processor freed at that instant.
+// Scheduler decides which waiting job starts when. Jobs are started only
+// from Schedule (the instant rule, in the package doc).
 type Scheduler interface {
 	// Submit takes an arriving job into the scheduler's queues.
 	Submit(j *Job)
@@ -151,4 +168,13 @@ type Scheduler interface {
 	Schedule(sys System)
 	// Waiting is the number of jobs waiting to start.
 	Waiting() int
+}
+
+// Rejection is a job refused before it could run: by job conversion (no
+// processor count, unknown run time, larger than the machine...) or by the
+// allocator's feasibility check on arrival.
+type Rejection struct {
+	Index  int    // position of the job's record in the trace
+	ID     int64  // SWF job number
+	Reason string // one line
 }

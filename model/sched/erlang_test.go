@@ -63,7 +63,7 @@ func mmcReplications(t testing.TB, seed uint64, c int, rho float64, reps, n int)
 		for i := range jobs {
 			at += r.ExpFloat64() / lambda
 			run := r.ExpFloat64()
-			jobs[i] = policy.Job{Index: i, ID: int64(i + 1), Submit: at, Run: run, Estimate: run, Procs: 1, User: -1}
+			jobs[i] = policy.Job{Index: int32(i), ID: int64(i + 1), Submit: at, Run: run, Estimate: run, Procs: 1, User: -1}
 		}
 		res, err := engine.Run(jobs, m, flat.NewCount(c), NewFCFS(), engine.Options{})
 		if err != nil {

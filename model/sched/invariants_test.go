@@ -44,7 +44,7 @@ func randomJobs(seed uint64, count, n int, load float64, integer bool) []policy.
 		if integer {
 			sub, run, est = math.Floor(t), math.Round(run), math.Ceil(est)
 		}
-		jobs[i] = policy.Job{Index: i, ID: int64(i + 1), Submit: sub, Run: run, Estimate: est,
+		jobs[i] = policy.Job{Index: int32(i), ID: int64(i + 1), Submit: sub, Run: run, Estimate: est,
 			Procs: sizes[i], User: -1, Start: -1, End: -1}
 	}
 	return jobs

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/schedlab/schedlab/model/admit"
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/internal/race"
 	"github.com/schedlab/schedlab/model/policy"
@@ -38,7 +39,7 @@ func TestRealLogs(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := policy.Machine{Kind: policy.Flat, Procs: l.procs}
-		jobs, _ := engine.Jobs(tr, m, "requested")
+		jobs, _ := admit.Jobs(tr, m, "requested")
 		for _, alloc := range []string{"count", "contig"} {
 			for _, spec := range specs {
 				res, err := engine.Run(jobs, m, newAlloc(alloc, l.procs), newSched(t, spec, m), engine.Options{Check: true})

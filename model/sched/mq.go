@@ -81,7 +81,7 @@ func NewMultipleQueues(m policy.Machine, q int, down bool, by string, wtl float6
 		}
 		lim := limit
 		size = func(j *policy.Job) int {
-			w, h := j.Width, j.Height
+			w, h := int(j.Width), int(j.Height)
 			if w <= 0 || h <= 0 {
 				s := int(math.Ceil(math.Sqrt(float64(j.Procs))))
 				w, h = s, s
@@ -124,7 +124,7 @@ func (s *MultipleQueues) Schedule(sys policy.System) {
 			before := s.qs[i].Len()
 			blocked := scanQueue(sys, &s.qs[i], now, s.wtl)
 			s.n -= before - s.qs[i].Len()
-			if blocked || sys.Allocator().Free() == 0 {
+			if blocked || sys.Capacity().Free() == 0 {
 				break
 			}
 		}

@@ -78,11 +78,11 @@ func (s *Ordered) drain(sys policy.System) {
 // scanAll starts, in queue order, every job that fits.
 func (s *Ordered) scanAll(sys policy.System) {
 	w := s.head
-	free := sys.Allocator().Free()
+	free := sys.Capacity().Free()
 	for r := s.head; r < len(s.jobs); r++ {
 		j := s.jobs[r]
 		if free > 0 && j.Procs <= free && sys.Start(j) {
-			free = sys.Allocator().Free()
+			free = sys.Capacity().Free()
 			continue
 		}
 		s.jobs[w], s.keys[w] = j, s.keys[r]

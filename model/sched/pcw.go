@@ -35,14 +35,14 @@ import (
 // again at every later pass (every arrival and completion), since the
 // running jobs' laxities change.
 //
-//   - Preempt c: c is suspended (policy.Preemptor.Suspend) and the head
+//   - Preempt c: c is suspended (System.Suspend) and the head
 //     starts at once in the processors freed. c keeps its remaining work
 //     and waits again in the queue, but may resume only after the head
 //     has ended (the paper's preemption pushes c's processing behind the
 //     head's;
 //     this also keeps a preemption from being a free migration, c resuming
 //     elsewhere at once).
-//   - Compact c: c is migrated (policy.Preemptor.Migrate, to the place the
+//   - Compact c: c is migrated (System.Migrate, to the place the
 //     allocator gives it while its own processors are still held) with the
 //     migration delay δ of the cost model, during which it makes no
 //     progress; the head is suspended for δ too (the paper: "the arriving
@@ -62,7 +62,7 @@ import (
 //
 // Machines. The selection is generic over allocators: preemption and
 // waiting work with any allocator (tested on flat machines too).
-// Compaction's cost needs subcube placements (policy.Placer with one cube
+// Compaction's cost needs subcube placements (one cube
 // piece), so it is considered on hypercubes only (NewPCW's callers set
 // PCWConfig.Compaction; action=compact is refused elsewhere). The registry
 // offers pcw on hypercubes only (see pcwSpec).
@@ -115,8 +115,8 @@ const (
 func NewPCW(cfg PCWConfig) *PCW { return &PCW{cfg: cfg, hold: math.Inf(-1)} }
 
 func (s *PCW) state(j *policy.Job) *pcwState {
-	if j.Index >= len(s.st) {
-		s.st = slices.Grow(s.st, j.Index+1-len(s.st))[:j.Index+1]
+	if k := int(j.Index); k >= len(s.st) {
+		s.st = slices.Grow(s.st, k+1-len(s.st))[:k+1]
 	}
 	return &s.st[j.Index]
 }
@@ -206,7 +206,6 @@ func (s *PCW) Schedule(sys policy.System) {
 		s.reserved = nil
 		s.start(sys, r)
 	}
-	pre, _ := sys.(policy.Preemptor)
 	for k := 0; k < len(s.queue); {
 		head := s.queue[k]
 		if s.st[head.Index].after != nil {
@@ -216,7 +215,7 @@ func (s *PCW) Schedule(sys policy.System) {
 		if s.start(sys, head) {
 			continue
 		}
-		if s.cfg.Action == ActionWait || pre == nil || !lower(sys, head) {
+		if s.cfg.Action == ActionWait || !lower(sys, head) {
 			return // Group2 is empty: wait
 		}
 		d := Decide(s.situation(sys, head), s.cfg)
@@ -225,7 +224,7 @@ func (s *PCW) Schedule(sys policy.System) {
 			c := d.Job
 			st := s.state(c)
 			st.done += max(0, now-st.since)
-			if !pre.Suspend(c) {
+			if !sys.Suspend(c) {
 				return
 			}
 			st.after = head
@@ -238,7 +237,7 @@ func (s *PCW) Schedule(sys policy.System) {
 			c := d.Job
 			st := s.state(c)
 			st.done += max(0, now-st.since)
-			if !pre.Migrate(c, d.Delay) {
+			if !sys.Migrate(c, d.Delay) {
 				return
 			}
 			st.since = now + d.Delay
@@ -260,7 +259,7 @@ func (s *PCW) Schedule(sys policy.System) {
 func (s *PCW) situation(sys policy.System, head *policy.Job) Situation {
 	now := sys.Now()
 	run := sys.Running()
-	sit := Situation{Now: now, Head: head, HeadRem: s.rem(head, now), Alloc: sys.Allocator(),
+	sit := Situation{Now: now, Head: head, HeadRem: s.rem(head, now), Alloc: sys.Capacity(),
 		Running: make([]Running, len(run))}
 	for i, j := range run {
 		r := s.rem(j, now)
@@ -282,8 +281,8 @@ type Situation struct {
 	Head    *policy.Job
 	HeadRem float64 // the head's estimated remaining run time (its estimate, unless it was preempted)
 	Running []Running
-	// Alloc is the live allocator; Decide only works on clones of it.
-	Alloc policy.Allocator
+	// Alloc is the live allocator's capacity; Decide works on clones of it.
+	Alloc policy.Capacity
 }
 
 // Option is one evaluated action.
@@ -359,7 +358,7 @@ func rank(a string) int {
 //     L_c = D_c − (now + R_x + R_c).
 //   - compact c (hypercubes; feasible when c can be placed elsewhere
 //     while it still holds its subcube and x fits once the source is
-//     released, all on a clone, as policy.Preemptor.Migrate does it): the
+//     released, all on a clone, as System.Migrate does it): the
 //     delay is δ = latency·h + data/max(d_c, 1), with h the Hamming
 //     distance between the source and target base addresses (the hops of
 //     every node's path, source and target subcubes moving node for node)
@@ -510,8 +509,8 @@ func fitsOn(a policy.Allocator, j *policy.Job) bool {
 }
 
 // fitsWithout reports whether x fits once c's processors are released.
-func fitsWithout(a policy.Allocator, c, x *policy.Job) bool {
-	a = a.Clone()
+func fitsWithout(live policy.Capacity, c, x *policy.Job) bool {
+	a := live.Clone()
 	a.Release(c.Alloc)
 	return fitsOn(a, x)
 }
@@ -519,12 +518,12 @@ func fitsWithout(a policy.Allocator, c, x *policy.Job) bool {
 // compaction reports whether c can be migrated so that x fits (c placed
 // while its subcube is still held, then the source released), with the
 // Hamming distance between source and target and c's subcube dimension.
-func compaction(a policy.Allocator, c, x *policy.Job) (hops, dim int, ok bool) {
+func compaction(live policy.Capacity, c, x *policy.Job) (hops, dim int, ok bool) {
 	src, ok := subcube(c.Alloc)
 	if !ok {
 		return 0, 0, false
 	}
-	a = a.Clone()
+	a := live.Clone()
 	b, ok := a.Allocate(c)
 	if !ok || b == nil {
 		return 0, 0, false
@@ -540,13 +539,9 @@ func compaction(a policy.Allocator, c, x *policy.Job) (hops, dim int, ok bool) {
 	return bits.OnesCount32(uint32(src.X ^ dst.X)), bits.OnesCount32(uint32(src.Mask)), true
 }
 
-// subcube returns the one cube piece of a (policy.Placer).
+// subcube returns the one cube piece of a.
 func subcube(a policy.Allocation) (policy.Piece, bool) {
-	pl, ok := a.(policy.Placer)
-	if !ok {
-		return policy.Piece{}, false
-	}
-	ps := pl.Placement(nil)
+	ps := a.Placement(nil)
 	if len(ps) != 1 || ps[0].H != 1 || ps[0].Size() != 1<<bits.OnesCount32(uint32(ps[0].Mask)) {
 		return policy.Piece{}, false
 	}

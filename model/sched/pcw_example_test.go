@@ -34,7 +34,7 @@ func ExampleDecide() {
 		base, dim, prio int
 		rem, deadline   float64
 	}{{0, 3, 0, 9, 24}, {24, 3, 1, 5, 20}, {32, 2, 0, 2, 14}, {44, 2, 2, 7, 30}, {48, 3, 1, 12, 40}} {
-		j := &policy.Job{ID: int64(i + 1), Index: i, Procs: 1 << r.dim, Window: &policy.Window{Priority: r.prio, Deadline: r.deadline},
+		j := &policy.Job{ID: int64(i + 1), Index: int32(i), Procs: 1 << r.dim, Window: &policy.Window{Priority: r.prio, Deadline: r.deadline},
 			Start: float64(i + 1), Alloc: b.take(r.base, r.dim)}
 		sit.Running = append(sit.Running, Running{Job: j, Rem: r.rem, End: sit.Now + r.rem})
 	}

@@ -22,7 +22,7 @@ type pjob struct {
 func mkPJobs(rows []pjob) []policy.Job {
 	jobs := make([]policy.Job, len(rows))
 	for i, r := range rows {
-		jobs[i] = policy.Job{Index: i, ID: int64(i + 1), Submit: r.submit, Run: r.run, Estimate: r.run,
+		jobs[i] = policy.Job{Index: int32(i), ID: int64(i + 1), Submit: r.submit, Run: r.run, Estimate: r.run,
 			Procs: r.procs, User: -1, Window: &policy.Window{Priority: r.prio, Deadline: r.deadline}, Start: -1, End: -1}
 	}
 	return jobs
@@ -301,7 +301,7 @@ func cubeJobs(seed uint64, count, n int, load float64) []policy.Job {
 		if r.IntN(4) > 0 {
 			w.Deadline = sub + run*(1+3*r.Float64())
 		}
-		jobs[i] = policy.Job{Index: i, ID: int64(i + 1), Submit: sub, Run: run, Estimate: run,
+		jobs[i] = policy.Job{Index: int32(i), ID: int64(i + 1), Submit: sub, Run: run, Estimate: run,
 			Procs: 1 << r.IntN(n), User: -1, Window: w, Start: -1, End: -1}
 	}
 	return jobs

@@ -82,8 +82,7 @@ type PrioRes struct {
 	reserve bool
 
 	waiting waitList
-	alloc   policy.Allocator    // the allocator rv was looked up on
-	rv      policy.Reserver     // alloc, when it reserves places (else nil: counts)
+	rv      policy.Reserver     // the allocator, when it reserves places (else nil: counts)
 	res     []*reservation      // FCFS
 	held    int                 // free processors held by reservations
 	claimed map[*policy.Job]int // busy processors of running jobs claimed
@@ -123,7 +122,7 @@ func NewPrioRes(maxPri float64, reserve bool) *PrioRes {
 
 // Submit records an arrival and its arrival rank.
 func (s *PrioRes) Submit(j *policy.Job) {
-	for len(s.rank) <= j.Index {
+	for len(s.rank) <= int(j.Index) {
 		s.rank = append(s.rank, -1)
 	}
 	s.rank[j.Index] = s.arrived
@@ -162,9 +161,8 @@ func (s *PrioRes) Finished(j *policy.Job) {
 // Schedule applies the three completion phases, then the arrival rule per
 // arrival.
 func (s *PrioRes) Schedule(sys policy.System) {
-	if a := sys.Allocator(); s.reserve && a != s.alloc {
-		s.alloc = a
-		s.rv, _ = a.(policy.Reserver)
+	if s.reserve {
+		s.rv = sys.Reservations()
 	}
 	if s.takeFreed() {
 		// Phase 1: reserved jobs whose reserved processors are all free.
@@ -179,7 +177,7 @@ func (s *PrioRes) Schedule(sys policy.System) {
 		// (the allocator knows which of them are the job's own).
 		s.res = slices.DeleteFunc(s.res, func(r *reservation) bool {
 			if s.rv != nil {
-				return r.j.Need() <= sys.Allocator().Free() && s.startReserved(sys, r)
+				return r.j.Need() <= sys.Capacity().Free() && s.startReserved(sys, r)
 			}
 			return r.j.Need() <= s.unreserved(sys)+r.held && s.startReserved(sys, r)
 		})
@@ -227,7 +225,7 @@ func (s *PrioRes) Schedule(sys policy.System) {
 // unclaimed busy plus unreserved free (the whole machine when the
 // allocator reserves places: it alone knows).
 func (s *PrioRes) reservable(sys policy.System) int {
-	a := sys.Allocator()
+	a := sys.Capacity()
 	return a.Size() - a.Free() - s.nClaim + a.Free() - s.held
 }
 
@@ -253,9 +251,9 @@ func (s *PrioRes) prioritized(h *policy.Job) bool {
 // unreserved is the number of free processors not held by reservations.
 func (s *PrioRes) unreserved(sys policy.System) int {
 	if s.rv != nil {
-		return sys.Allocator().Free() - s.rv.Held()
+		return sys.Capacity().Free() - s.rv.Held()
 	}
-	return sys.Allocator().Free() - s.held
+	return sys.Capacity().Free() - s.held
 }
 
 // startFree starts a job without a reservation if it fits in the
@@ -270,7 +268,7 @@ func (s *PrioRes) startFree(sys policy.System, j *policy.Job) bool {
 
 // startReserved starts a reserved job and drops its reservation.
 func (s *PrioRes) startReserved(sys policy.System, r *reservation) bool {
-	if r.j.Need() > sys.Allocator().Free() || !sys.Start(r.j) {
+	if r.j.Need() > sys.Capacity().Free() || !sys.Start(r.j) {
 		return false
 	}
 	s.started++

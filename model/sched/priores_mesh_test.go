@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/schedlab/schedlab/model/admit"
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/mesh"
 	"github.com/schedlab/schedlab/model/policy"
@@ -38,8 +39,8 @@ func meshJobs(rows [][4]float64) []policy.Job {
 	jobs := make([]policy.Job, len(rows))
 	for i, r := range rows {
 		w, h := int(r[2]), int(r[3])
-		jobs[i] = policy.Job{Index: i, ID: int64(i + 1), Submit: r[0], Run: r[1], Estimate: r[1],
-			Procs: w * h, Width: w, Height: h, User: -1, Start: -1, End: -1}
+		jobs[i] = policy.Job{Index: int32(i), ID: int64(i + 1), Submit: r[0], Run: r[1], Estimate: r[1],
+			Procs: w * h, Width: int32(w), Height: int32(h), User: -1, Start: -1, End: -1}
 	}
 	return jobs
 }
@@ -102,7 +103,7 @@ type meshChecker struct {
 
 func (c *meshChecker) Schedule(sys policy.System) {
 	t := c.t
-	rv, _ := sys.Allocator().(meshReserver)
+	rv, _ := sys.Reservations().(meshReserver)
 	before := map[*policy.Job]mesh.Rect{}
 	ready := map[*policy.Job]bool{}
 	for _, r := range c.res {
@@ -132,8 +133,8 @@ func (c *meshChecker) Schedule(sys policy.System) {
 		}
 		held += p.W*p.H - n
 	}
-	if held != rv.Held() || held > sys.Allocator().Free() {
-		t.Fatalf("t=%g: held %d, allocator %d, free %d", sys.Now(), held, rv.Held(), sys.Allocator().Free())
+	if held != rv.Held() || held > sys.Capacity().Free() {
+		t.Fatalf("t=%g: held %d, allocator %d, free %d", sys.Now(), held, rv.Held(), sys.Capacity().Free())
 	}
 	for _, j := range sys.Running() {
 		if j.Start != sys.Now() {
@@ -179,7 +180,7 @@ func TestPrioResMeshReplay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		src, _ := engine.Jobs(tr, m, engine.EstimatesRequested)
+		src, _ := admit.Jobs(tr, m, admit.EstimatesRequested)
 		for _, spec := range mesh.Allocators() {
 			if spec.Machines != nil && spec.Machines(m) != nil || machine == "mesh:16x16" && spec.Name != "2dbs" {
 				continue
@@ -220,7 +221,7 @@ func TestPrioResMeshIsSA(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, _ := engine.Jobs(tr, m, engine.EstimatesRequested)
+	src, _ := admit.Jobs(tr, m, admit.EstimatesRequested)
 	for _, alloc := range []string{"ff", "bl", "eet-sb"} {
 		var got [2][]float64
 		for k, s := range []string{"sa", "prio-res:reserve=false"} {

@@ -50,15 +50,15 @@ func (c *prioResChecker) Schedule(sys policy.System) {
 	if live != s.waiting.len() || live > 0 && s.waiting.front() == nil {
 		t.Fatalf("t=%g: waiting list counts %d jobs, holds %d", sys.Now(), s.waiting.len(), live)
 	}
-	if held != s.held || held > sys.Allocator().Free() {
-		t.Fatalf("t=%g: held %d (sum %d), free %d", sys.Now(), s.held, held, sys.Allocator().Free())
+	if held != s.held || held > sys.Capacity().Free() {
+		t.Fatalf("t=%g: held %d (sum %d), free %d", sys.Now(), s.held, held, sys.Capacity().Free())
 	}
 	if len(claims) != len(s.claimed) {
 		t.Fatalf("t=%g: %d claimed jobs, %d in the index", sys.Now(), len(claims), len(s.claimed))
 	}
 	// Nothing that could start waits, unless a prioritized head blocks it
 	// (the head itself never fits).
-	unres := sys.Allocator().Free() - s.held
+	unres := sys.Capacity().Free() - s.held
 	if s.waiting.len() > 0 {
 		h := s.waiting.front()
 		blocked := s.prioritized(h)

@@ -31,7 +31,7 @@ func (b *inbox) done() {
 
 // fits reports whether j can possibly fit, without asking the allocator.
 func fits(sys policy.System, j *policy.Job) bool {
-	return j.Procs <= sys.Allocator().Free()
+	return j.Procs <= sys.Capacity().Free()
 }
 
 // tryStart starts j if the allocator can place it.

@@ -44,7 +44,7 @@ func scanQueue(sys policy.System, q *fifo.Queue, now, wtl float64) (blocked bool
 
 // scanQueueOver is scanQueue with the limit's test given.
 func scanQueueOver(sys policy.System, q *fifo.Queue, over func(*policy.Job) bool) (blocked bool) {
-	alloc := sys.Allocator()
+	alloc := sys.Capacity()
 	q.Scan(func(j *policy.Job) (bool, bool) {
 		if tryStart(sys, j) {
 			return true, alloc.Free() == 0

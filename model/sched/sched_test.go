@@ -26,7 +26,7 @@ func mkJobs(rows []row) []policy.Job {
 		if est == 0 {
 			est = r.run
 		}
-		jobs[i] = policy.Job{Index: i, ID: int64(i + 1), Submit: r.submit, Run: r.run, Estimate: est,
+		jobs[i] = policy.Job{Index: int32(i), ID: int64(i + 1), Submit: r.submit, Run: r.run, Estimate: est,
 			Procs: r.procs, User: -1, Start: -1, End: -1}
 	}
 	return jobs
@@ -270,7 +270,7 @@ func TestMQBySide(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		j := &policy.Job{Procs: c.p, Width: c.w, Height: c.h}
+		j := &policy.Job{Procs: c.p, Width: int32(c.w), Height: int32(c.h)}
 		if got := s.index(j); got != c.wantQueue {
 			t.Errorf("by=%s down=%v job %dx%d (%d procs): queue %d, want %d", c.by, c.down, c.w, c.h, c.p, got, c.wantQueue)
 		}
@@ -459,8 +459,8 @@ func TestGoldenMQMesh(t *testing.T) {
 	} {
 		jobs := make([]policy.Job, len(shapes))
 		for i, s := range shapes {
-			jobs[i] = policy.Job{Index: i, ID: int64(i + 1), Submit: float64(i), Run: 10, Estimate: 10,
-				Procs: s[0] * s[1], Width: s[0], Height: s[1], User: -1}
+			jobs[i] = policy.Job{Index: int32(i), ID: int64(i + 1), Submit: float64(i), Run: 10, Estimate: 10,
+				Procs: s[0] * s[1], Width: int32(s[0]), Height: int32(s[1]), User: -1}
 		}
 		res, err := engine.Run(jobs, m, flat.NewCount(16), newSched(t, c.spec, m), engine.Options{Check: true})
 		if err != nil {

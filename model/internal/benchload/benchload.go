@@ -34,7 +34,7 @@ func LANLLike(n int, rho float64, seed uint64) []policy.Job {
 		t += r.ExpFloat64() / lambda
 		run := math.Round(r.ExpFloat64() * meanRun)
 		est := run * (1 + 4*r.Float64())
-		jobs[i] = policy.Job{Index: i, ID: int64(i + 1), Submit: t, Run: run, Estimate: est, Procs: size[i], User: -1}
+		jobs[i] = policy.Job{Index: int32(i), Record: int32(i), ID: int64(i + 1), Submit: t, Run: run, Estimate: est, Procs: size[i], User: -1}
 	}
 	return jobs
 }

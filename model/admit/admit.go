@@ -1,4 +1,6 @@
-package engine
+// Package admit turns a trace's records into engine jobs (policy.Job),
+// rejecting those a replay cannot run.
+package admit
 
 import (
 	"fmt"
@@ -15,13 +17,8 @@ const (
 	EstimatesActual    = "actual"    // always the actual run time (perfect estimates)
 )
 
-// Rejection is a job the engine refused, with the reason (no processor
-// count, negative run time, larger than the machine...).
-type Rejection struct {
-	Index  int    // position in the trace
-	ID     int64  // SWF job number
-	Reason string // one line
-}
+// Rejection is a record Jobs refused, with the reason.
+type Rejection = policy.Rejection
 
 // Jobs converts a trace into engine jobs, deciding every hole of a real log
 // deliberately:
@@ -46,9 +43,10 @@ type Rejection struct {
 //     ≥ 0 and finite, else -1 (unknown); MaxPar from max_parallelism when
 //     > 0, else -1 (no cap).
 //
-// Jobs come out sorted by (Submit, trace order), stably. An unknown
-// estimates mode is treated as "requested"; callers validate it with
-// CheckEstimates.
+// Jobs come out sorted by (Submit, trace order), stably, numbered in that
+// order (Index), with Record the record's position in the trace. An
+// unknown estimates mode is treated as "requested"; callers validate it
+// with CheckEstimates.
 func Jobs(t *trace.Trace, m policy.Machine, estimates string) ([]policy.Job, []Rejection) {
 	jobs := make([]policy.Job, 0, len(t.Jobs))
 	var rej []Rejection
@@ -79,7 +77,7 @@ func Jobs(t *trace.Trace, m policy.Machine, estimates string) ([]policy.Job, []R
 			est = e
 		}
 		j := policy.Job{
-			Index: i, ID: tj.ID, Submit: tj.Submit, Run: tj.Run, Estimate: est,
+			Record: int32(i), ID: tj.ID, Submit: tj.Submit, Run: tj.Run, Estimate: est,
 			Procs: int(procs), User: tj.User, Start: -1, End: -1,
 		}
 		w := policy.Window{Priority: -1, Deadline: known(tj.Deadline)}
@@ -107,16 +105,19 @@ func Jobs(t *trace.Trace, m policy.Machine, estimates string) ([]policy.Job, []R
 			slab = slab[1:]
 		}
 		if tj.ReqWidth > 0 {
-			j.Width = int(tj.ReqWidth)
+			j.Width = int32(min(tj.ReqWidth, math.MaxInt32))
 		}
 		if tj.ReqHeight > 0 {
-			j.Height = int(tj.ReqHeight)
+			j.Height = int32(min(tj.ReqHeight, math.MaxInt32))
 		}
 		jobs = append(jobs, j)
 	}
 	less := func(a, b int) bool { return jobs[a].Submit < jobs[b].Submit }
 	if !sort.SliceIsSorted(jobs, less) {
 		sort.SliceStable(jobs, less)
+	}
+	for k := range jobs {
+		jobs[k].Index = int32(k)
 	}
 	return jobs, rej
 }
