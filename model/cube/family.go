@@ -45,15 +45,14 @@ func Family() policy.Family {
 	return f
 }
 
-// subcubes gives every job the request of its subcube: 2^k nodes,
-// 2^k ≥ Procs, written as a 2^k×1 shape so that Job.Need is 2^k (the
-// external-fragmentation test asks for the whole subcube; the rounding up
-// is internal fragmentation). Jobs larger than the machine are already
-// rejected.
+// subcubes gives every job the need of its subcube, Job.NeedProcs = 2^k
+// nodes, 2^k ≥ Procs (the external-fragmentation test asks for the whole
+// subcube; the rounding up is internal fragmentation). Jobs larger than
+// the machine are already rejected.
 func subcubes(_ policy.Machine, jobs []policy.Job, _ policy.JobOptions) ([]policy.Job, int) {
 	for i := range jobs {
 		j := &jobs[i]
-		j.Width, j.Height = 1<<bits.Len(uint(max(j.Procs, 1)-1)), 1
+		j.NeedProcs = 1 << bits.Len(uint(max(j.Procs, 1)-1))
 	}
 	return jobs, 0
 }

@@ -38,9 +38,9 @@ type Job struct {
 }
 
 // Need is the number of processors j occupies when placed: NeedProcs when
-// set, else its w×h request on a mesh (which may exceed Procs: internal
-// fragmentation; on a hypercube the experiment writes a job's 2^k-node
-// subcube as a 2^k×1 request), else Procs.
+// its family set it (a hypercube job's 2^k-node subcube), else its w×h
+// request on a mesh (which may exceed Procs: internal fragmentation),
+// else Procs.
 func (j *Job) Need() int {
 	if j.NeedProcs > 0 {
 		return j.NeedProcs
