@@ -12,7 +12,7 @@ import (
 	"github.com/schedlab/schedlab/model/workload"
 	"github.com/schedlab/schedlab/trace"
 
-	_ "github.com/schedlab/schedlab/internal/ring" // the test family ring:N, registered
+	_ "github.com/schedlab/schedlab/cmd/replay/internal/ring" // the test family ring:N, registered
 )
 
 // ringSWF is a small trace for a 16-node ring: jobs of 1 to 16 nodes.
@@ -26,7 +26,7 @@ const ringSWF = `; MaxProcs: 16
 `
 
 // TestTestFamily: a machine family is one package. The ring family
-// (internal/ring), registered by importing it, replays under the
+// (cmd/replay/internal/ring), registered by importing it, replays under the
 // checker with its own allocator and the schedulers that fit any machine,
 // and its results record its machine and its placements' dispersion.
 func TestTestFamily(t *testing.T) {

@@ -69,7 +69,7 @@ func bruteFree(n, k int, busy []bool) bool {
 // every value on the other k; and that its placement says the same.
 func checkSub(t *testing.T, n, k int, a policy.Allocation) []int {
 	t.Helper()
-	ns := policy.Nodes(a, policy.Machine{}, nil)
+	ns := policy.Nodes(a, cubeMachine, nil)
 	if len(ns) != 1<<k || a.Procs() != 1<<k {
 		t.Fatalf("%d nodes, Procs %d, want a %d-cube", len(ns), a.Procs(), k)
 	}
@@ -143,7 +143,7 @@ func TestRandomAgainstBruteForce(t *testing.T) {
 							}
 							hs = append(hs, held{al, ns})
 							// A clone taken before decides the same.
-							if cl, ok2 := before.Allocate(j); !ok2 || !slices.Equal(policy.Nodes(cl, policy.Machine{}, nil), ns) {
+							if cl, ok2 := before.Allocate(j); !ok2 || !slices.Equal(policy.Nodes(cl, cubeMachine, nil), ns) {
 								t.Fatalf("step %d: the clone decided differently", step)
 							}
 						} else if exists {
@@ -254,7 +254,7 @@ func TestBuddyByHand(t *testing.T) {
 func busyOf(n int, ss ...*Sub) []bool {
 	busy := make([]bool, 1<<n)
 	for _, s := range ss {
-		for _, v := range policy.Nodes(s, policy.Machine{}, nil) {
+		for _, v := range policy.Nodes(s, cubeMachine, nil) {
 			busy[v] = true
 		}
 	}
@@ -296,7 +296,7 @@ func TestGrayWindows(t *testing.T) {
 			pos = append(pos, gray(i%8))
 		}
 		slices.Sort(pos)
-		if got := policy.Nodes(&Sub{Base: int32(b), Mask: int32(mk)}, policy.Machine{}, nil); !slices.Equal(got, pos) {
+		if got := policy.Nodes(&Sub{Base: int32(b), Mask: int32(mk)}, cubeMachine, nil); !slices.Equal(got, pos) {
 			t.Errorf("window %d: nodes %v, positions give %v", m, got, pos)
 		}
 	}
@@ -449,3 +449,7 @@ func TestFreeListMergesNonBuddies(t *testing.T) {
 		t.Fatalf("got %v, lists %v", al, l)
 	}
 }
+
+// cubeMachine is a hypercube for listing subcubes' nodes (Family.Nodes
+// does not depend on the dimension).
+var cubeMachine = policy.Machine{Kind: Kind, Dim: 10, Procs: 1 << 10}

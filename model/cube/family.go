@@ -34,7 +34,7 @@ func Family() policy.Family {
 		Jobs:       subcubes,
 		Placements: true,
 		Dispersion: func(_ policy.Machine, ps []policy.Piece) float64 { return metrics.CubeDispersion(ps) },
-		Nodes:      func(m policy.Machine, p policy.Piece, dst []int) []int { return p.AppendNodes(m, dst) },
+		Nodes:      appendNodes,
 		Valid: func(m policy.Machine, p policy.Piece) bool {
 			return p.W >= 1 && p.H == 1 && p.X >= 0 && p.Y == 0 && p.Mask >= 0 && int(p.Mask) < m.Procs &&
 				int(p.X) < m.Procs && p.X&p.Mask == 0 && int(p.W) == 1<<bits.OnesCount32(uint32(p.Mask))
@@ -55,4 +55,17 @@ func subcubes(_ policy.Machine, jobs []policy.Job, _ policy.JobOptions) ([]polic
 		j.NeedProcs = 1 << bits.Len(uint(max(j.Procs, 1)-1))
 	}
 	return jobs, 0
+}
+
+// appendNodes appends the nodes of subcube p, {X | s : s ⊆ Mask}, in
+// increasing order (the submasks of Mask enumerated upwards).
+func appendNodes(_ policy.Machine, p policy.Piece, dst []int) []int {
+	mask := int(p.Mask)
+	for s := 0; ; s = (s - mask) & mask {
+		dst = append(dst, int(p.X)|s)
+		if s == mask {
+			break
+		}
+	}
+	return dst
 }

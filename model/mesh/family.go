@@ -37,7 +37,7 @@ func Family() policy.Family {
 		Jobs:       shapeJobs,
 		Placements: true,
 		Dispersion: func(_ policy.Machine, ps []policy.Piece) float64 { return metrics.MeshDispersion(ps) },
-		Nodes:      func(m policy.Machine, p policy.Piece, dst []int) []int { return p.AppendNodes(m, dst) },
+		Nodes:      appendNodes,
 		Valid: func(m policy.Machine, p policy.Piece) bool {
 			return p.W >= 1 && p.H >= 1 && p.X >= 0 && p.Y >= 0 && p.Mask == 0 &&
 				int(p.X)+int(p.W) <= m.Width && int(p.Y)+int(p.H) <= m.Height
@@ -71,4 +71,15 @@ func shapeJobs(m policy.Machine, jobs []policy.Job, o policy.JobOptions) ([]poli
 		w++
 	}
 	return jobs[:w], rejected
+}
+
+// appendNodes appends the nodes of submesh p on m row by row (node (x, y)
+// is y·W + x: policy.NodeOf).
+func appendNodes(m policy.Machine, p policy.Piece, dst []int) []int {
+	for y := int(p.Y); y < int(p.Y+p.H); y++ {
+		for x := int(p.X); x < int(p.X+p.W); x++ {
+			dst = append(dst, policy.NodeOf(m.Width, x, y))
+		}
+	}
+	return dst
 }

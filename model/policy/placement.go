@@ -48,29 +48,16 @@ func Subcube(base, mask int) Piece {
 	return Piece{X: int32(base &^ mask), W: int32(1) << bits.OnesCount32(uint32(mask)), H: 1, Mask: int32(mask)}
 }
 
-// AppendNodes appends the node numbers of p, on machine m, to dst: in
-// increasing order for flat and cube pieces, row by row for mesh pieces.
+// AppendNodes appends the node numbers of p, on machine m, to dst, as m's
+// family numbers them (Family.Nodes: row by row on a mesh, in increasing
+// order on a hypercube); a family without Nodes has pieces that are ranges
+// X..X+W−1, appended in increasing order.
 func (p Piece) AppendNodes(m Machine, dst []int) []int {
-	switch {
-	case m.Kind == Mesh:
-		for y := int(p.Y); y < int(p.Y+p.H); y++ {
-			for x := int(p.X); x < int(p.X+p.W); x++ {
-				dst = append(dst, NodeOf(m.Width, x, y))
-			}
-		}
-	case p.Mask != 0:
-		// Enumerate the submasks of Mask in increasing order.
-		mask := int(p.Mask)
-		for s := 0; ; s = (s - mask) & mask {
-			dst = append(dst, int(p.X)|s)
-			if s == mask {
-				break
-			}
-		}
-	default:
-		for i := int(p.X); i < int(p.X+p.W); i++ {
-			dst = append(dst, i)
-		}
+	if f := lookup(m.Kind); f != nil && f.Nodes != nil {
+		return f.Nodes(m, p, dst)
+	}
+	for i := int(p.X); i < int(p.X+p.W); i++ {
+		dst = append(dst, i)
 	}
 	return dst
 }

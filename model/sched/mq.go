@@ -70,7 +70,7 @@ func NewMultipleQueues(m policy.Machine, q int, down bool, by string, wtl float6
 		limit = m.Procs
 		size = func(j *policy.Job) int { return j.Procs }
 	case ByLarger, BySmaller:
-		if m.Kind != policy.Mesh {
+		if policy.RequestOf(m.Kind) != policy.RequestRect {
 			return nil, fmt.Errorf("parameter by=%s: needs a mesh machine (got %s); use by=procs", by, m)
 		}
 		larger := by == ByLarger

@@ -629,7 +629,7 @@ func newPCW(m policy.Machine, p policy.Params) (*PCW, error) {
 	if err != nil {
 		return nil, err
 	}
-	cube := m.Kind == policy.Cube
+	cube := policy.RequestOf(m.Kind) == policy.RequestSubcube // compaction moves subcubes over a hypercube's disjoint paths
 	if act == ActionCompact && !cube {
 		return nil, fmt.Errorf("parameter action=compact: compaction needs a hypercube (machine %s)", m)
 	}

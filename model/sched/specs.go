@@ -142,7 +142,7 @@ func newMQ(m policy.Machine, p policy.Params) (*MultipleQueues, error) {
 		return nil, err
 	}
 	def := min(32, m.Procs)
-	if m.Kind == policy.Mesh {
+	if policy.RequestOf(m.Kind) == policy.RequestRect { // jobs ask for w×h submeshes
 		def = max(m.Width, m.Height)
 	}
 	q, err := p.Int("q", def)
