@@ -41,6 +41,17 @@
 // ends at t: its completion is processed at once and followed by another
 // Schedule call at t, until nothing more happens at t.
 //
+// # Machine families (family.go)
+//
+// A Machine is written kind:args ("mesh:32x32"). Each kind is a Family,
+// registered by its package from init (RegisterFamily): its parser, how
+// trace jobs become requests (a shape, a subcube's need: Job.NeedProcs),
+// its allocators, what its runs record (placements, dispersion, the node
+// numbering of pieces), its communication models, its extra summary
+// columns and its replay mode. Nothing above the families switches on a
+// kind: the runner, the catalog, the planner and the reports ask the
+// registry (FamilyOf, Families).
+//
 // # Optional capabilities (capabilities.go, reserve.go)
 //
 // Each is found by a type assertion, once per run; what is not
