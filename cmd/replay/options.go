@@ -2,6 +2,7 @@ package main
 
 import (
 	"runtime"
+	"slices"
 
 	"github.com/urfave/cli/v2"
 
@@ -14,21 +15,12 @@ import (
 func optionFlags(names ...string) []cli.Flag {
 	var out []cli.Flag
 	for _, o := range experiment.ReplayOptions {
-		if o.Flag == "" || (names != nil && !contains(names, o.Name)) {
+		if o.Flag == "" || (names != nil && !slices.Contains(names, o.Name)) {
 			continue
 		}
 		out = append(out, optionFlag(o))
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // optionFlag is the flag of option o.

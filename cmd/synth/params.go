@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/urfave/cli/v2"
+	"slices"
 
 	"github.com/schedlab/schedlab/model/workload"
 )
@@ -11,20 +12,11 @@ import (
 func modelFlags(m *workload.Model, skip ...string) []cli.Flag {
 	var out []cli.Flag
 	for _, p := range m.Params {
-		if !contains(skip, p.Name) {
+		if !slices.Contains(skip, p.Name) {
 			out = append(out, paramFlag(p))
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // paramFlag is the flag of parameter p.

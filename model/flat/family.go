@@ -1,7 +1,6 @@
 package flat
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/schedlab/schedlab/model/policy"
@@ -18,14 +17,8 @@ func init() { policy.RegisterFamily(Family()) }
 func Family() policy.Family {
 	return policy.Family{
 		Kind: Kind, Syntax: "flat:N", Doc: "N interchangeable processors", Order: 10,
-		Request: policy.RequestCount,
-		Parse: func(arg string) (policy.Machine, error) {
-			n, err := strconv.Atoi(arg)
-			if err != nil || n < 1 {
-				return policy.Machine{}, fmt.Errorf("processor count must be a positive integer")
-			}
-			return policy.Machine{Kind: Kind, Procs: n}, nil
-		},
+		Request:    policy.RequestCount,
+		Parse:      func(arg string) (policy.Machine, error) { return policy.ParseProcs(Kind, arg) },
 		Format:     func(m policy.Machine) string { return strconv.Itoa(m.Procs) },
 		Valid:      ValidPiece,
 		Allocators: Allocators,

@@ -1,7 +1,6 @@
 package malleable
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 
@@ -31,15 +30,9 @@ func init() { policy.RegisterFamily(Family()) }
 func Family() policy.Family {
 	return policy.Family{
 		Kind: Kind, Syntax: "malleable:P", Order: 40,
-		Doc:     "P interchangeable processors shared fractionally among malleable jobs (Guha 1995; --mode malleable on flat:P)",
-		Request: policy.RequestCount,
-		Parse: func(arg string) (policy.Machine, error) {
-			n, err := strconv.Atoi(arg)
-			if err != nil || n < 1 {
-				return policy.Machine{}, fmt.Errorf("processor count must be a positive integer")
-			}
-			return policy.Machine{Kind: Kind, Procs: n}, nil
-		},
+		Doc:        "P interchangeable processors shared fractionally among malleable jobs (Guha 1995; --mode malleable on flat:P)",
+		Request:    policy.RequestCount,
+		Parse:      func(arg string) (policy.Machine, error) { return policy.ParseProcs(Kind, arg) },
 		Format:     func(m policy.Machine) string { return strconv.Itoa(m.Procs) },
 		Allocators: Allocators, Schedulers: Schedulers,
 		Exclusive: true,

@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -104,6 +105,16 @@ func RequestOf(kind string) string {
 		return f.Request
 	}
 	return RequestCount
+}
+
+// ParseProcs parses arg as a machine of kind with a positive number of
+// interchangeable nodes (flat:N, malleable:P): a Family.Parse.
+func ParseProcs(kind, arg string) (Machine, error) {
+	n, err := strconv.Atoi(arg)
+	if err != nil || n < 1 {
+		return Machine{}, fmt.Errorf("processor count must be a positive integer")
+	}
+	return Machine{Kind: kind, Procs: n}, nil
 }
 
 // JobOptions are the replay options a family's job conversion reads.
