@@ -23,6 +23,20 @@ func withRegistry(f func()) {
 	f()
 }
 
+// builtinOnly hides the policies registered from outside (the examples')
+// for the rest of test t.
+func builtinOnly(t *testing.T) {
+	regMu.Lock()
+	as, ss := extraAllocs, extraScheds
+	extraAllocs, extraScheds = nil, nil
+	regMu.Unlock()
+	t.Cleanup(func() {
+		regMu.Lock()
+		extraAllocs, extraScheds = as, ss
+		regMu.Unlock()
+	})
+}
+
 // panics returns the message f panics with ("" if none).
 func panics(f func()) (msg string) {
 	defer func() {
