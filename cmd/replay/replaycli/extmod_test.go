@@ -12,8 +12,9 @@ import (
 // registers a scheduler (catalog.RegisterScheduler, using model/fifo) and
 // calls replaycli.Main, with its replace directive pointed at this
 // repository, and runs it: the scheduler is listed with its parameter,
-// runs beside a built-in one, and a bad parameter is the usual one-line
-// error. This is the path a user's own module takes.
+// runs beside a built-in one, is planned and run by a sweep, and a bad
+// parameter is the usual one-line error with no output written. This is
+// the path a user's own module takes.
 func TestExternalModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module; skipped with -short")
@@ -94,6 +95,34 @@ func TestExternalModule(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(res, f)); err != nil {
 			t.Errorf("myreplay run: %v", err)
 		}
+	}
+
+	// A plan names it like a built-in one.
+	plan := filepath.Join(dir, "plan.toml")
+	if err := os.WriteFile(plan, []byte(`name = "ext"
+[[workload]]
+name = "w"
+model = "workload"
+loads = [0.8]
+reps = 1
+jobs = 200
+seed = 1
+machine = "flat:16"
+[replay]
+allocs = ["count"]
+scheds = ["fcfs", "greedy:limit=2"]
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err = exec.Command(bin, "sweep", plan, "--list").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "  count  greedy:limit=2  200\n") {
+		t.Errorf("myreplay sweep --list: %v\n%s", err, out)
+	}
+	sweep := filepath.Join(dir, "sweep")
+	if out, err := exec.Command(bin, "sweep", plan, "--quiet", "--out", sweep).CombinedOutput(); err != nil {
+		t.Errorf("myreplay sweep: %v\n%s", err, out)
+	} else if m, _ := filepath.Glob(filepath.Join(sweep, "summary", "sweep=ext", "*", "alloc=count", "sched=greedy*", "*.parquet")); len(m) == 0 {
+		t.Errorf("myreplay sweep: no greedy cell under %s", sweep)
 	}
 
 	bad := filepath.Join(dir, "bad")
