@@ -80,7 +80,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/schedlab/schedlab/model/internal/fifo"
+	"github.com/schedlab/schedlab/model/fifo"
 	"github.com/schedlab/schedlab/model/policy"
 )
 

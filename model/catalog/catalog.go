@@ -5,6 +5,9 @@
 // command line's policy specs ("mq:q=32,order=down") into (allocator,
 // scheduler) pairs that can build fresh instances for each run.
 //
+// Policies defined outside this repository join the catalog with
+// RegisterAllocator and RegisterScheduler, from their package's init.
+//
 // Canonical names: a policy is written name, or name:key=value,... with the
 // parameters in key order ("mq:order=down,q=32"). The canonical name is
 // what results files record in their alloc and sched columns.
@@ -28,7 +31,8 @@ import (
 )
 
 // Allocators returns every allocator, by machine family (in the
-// families' listing order, policy.Families).
+// families' listing order, policy.Families), then those registered with
+// RegisterAllocator.
 func Allocators() []policy.AllocatorSpec {
 	var out []policy.AllocatorSpec
 	for _, f := range policy.Families() {
@@ -36,12 +40,13 @@ func Allocators() []policy.AllocatorSpec {
 			out = append(out, f.Allocators()...)
 		}
 	}
-	return out
+	as, _ := registered()
+	return append(out, as...)
 }
 
 // Schedulers returns every scheduler: the scheduling family, backfilling,
 // then the schedulers of machine families that have their own (the
-// malleable policies).
+// malleable policies), then those registered with RegisterScheduler.
 func Schedulers() []policy.SchedulerSpec {
 	out := append(sched.Schedulers(), backfill.Schedulers()...)
 	for _, f := range policy.Families() {
@@ -49,7 +54,8 @@ func Schedulers() []policy.SchedulerSpec {
 			out = append(out, f.Schedulers()...)
 		}
 	}
-	return out
+	_, ss := registered()
+	return append(out, ss...)
 }
 
 // Allocator returns the allocator named name.

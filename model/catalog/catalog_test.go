@@ -10,6 +10,7 @@ import (
 var flat128 = policy.Machine{Kind: policy.Flat, Procs: 128}
 
 func TestNamesAreTheContract(t *testing.T) {
+	builtinOnly(t)
 	var got []string
 	for _, s := range Allocators() {
 		got = append(got, s.Name)
@@ -28,6 +29,7 @@ func TestNamesAreTheContract(t *testing.T) {
 }
 
 func TestPairs(t *testing.T) {
+	builtinOnly(t)
 	all, err := Pairs(flat128, nil, nil)
 	if err != nil {
 		t.Fatal(err)

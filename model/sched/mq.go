@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/schedlab/schedlab/model/internal/fifo"
+	"github.com/schedlab/schedlab/model/fifo"
 	"github.com/schedlab/schedlab/model/policy"
 )
 

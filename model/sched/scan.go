@@ -3,7 +3,7 @@ package sched
 import (
 	"math/bits"
 
-	"github.com/schedlab/schedlab/model/internal/fifo"
+	"github.com/schedlab/schedlab/model/fifo"
 	"github.com/schedlab/schedlab/model/policy"
 )
 

@@ -1,4 +1,4 @@
-package main
+package reportcli
 
 import (
 	"context"
@@ -64,7 +64,7 @@ func TestPairsFlag(t *testing.T) {
 // REPORT_TEST_MAIN=1 (see runReport).
 func TestMain(m *testing.M) {
 	if os.Getenv("REPORT_TEST_MAIN") == "1" {
-		main()
+		Main()
 		os.Exit(0)
 	}
 	os.Exit(m.Run())

@@ -1,4 +1,4 @@
-package main
+package replaycli
 
 import (
 	"bytes"
@@ -26,7 +26,7 @@ func TestModeMalleable(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := func(args ...string) error {
-		app := newApp()
+		app := App()
 		app.Writer, app.ErrWriter = &bytes.Buffer{}, &bytes.Buffer{}
 		return app.Run(append([]string{"replay", "run", "--quiet"}, args...))
 	}

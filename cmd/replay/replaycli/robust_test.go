@@ -1,4 +1,4 @@
-package main
+package replaycli
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 // as the command prints it, stdout and stderr.
 func runApp(args ...string) (msg, stdout, stderr string) {
 	var o, e bytes.Buffer
-	app := newApp()
+	app := App()
 	app.Writer, app.ErrWriter = &o, &e
 	if err := app.Run(xcli.Reorder(app, append([]string{"replay"}, args...))); err != nil {
 		msg = xcli.Message("replay", err)
@@ -132,7 +132,7 @@ func TestInterruptRemovesTemporaryFiles(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "replay")
-	if b, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if b, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, b)
 	}
 	// A trace long enough to be interrupted: conservative backfilling at
@@ -196,7 +196,7 @@ func TestExitCodes(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for _, cmd := range []string{"replay", "synth", "report"} {
-		if b, err := exec.Command("go", "build", "-o", filepath.Join(dir, cmd), "../"+cmd).CombinedOutput(); err != nil {
+		if b, err := exec.Command("go", "build", "-o", filepath.Join(dir, cmd), "../../"+cmd).CombinedOutput(); err != nil {
 			t.Fatalf("build %s: %v\n%s", cmd, err, b)
 		}
 	}

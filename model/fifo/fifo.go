@@ -1,6 +1,8 @@
 // Package fifo is the first-come first-served job queue shared by the
-// scheduling family (model/sched) and the backfilling schedulers
-// (model/backfill).
+// scheduling family (model/sched), the backfilling schedulers
+// (model/backfill) and the malleable policies; it is public so that a
+// scheduler written in another module can keep its waiting jobs the same
+// way (docs/write-a-policy.md).
 package fifo
 
 import "github.com/schedlab/schedlab/model/policy"

@@ -1,4 +1,4 @@
-package main
+package replaycli
 
 import (
 	"bytes"
@@ -58,7 +58,7 @@ func TestRunFlagErrors(t *testing.T) {
 		{[]string{"--warmup", "-1", good}, "warmup"},
 		{[]string{"--machine", "flat:0", good}, "flat:0"},
 	} {
-		app := newApp()
+		app := App()
 		app.Writer, app.ErrWriter = &bytes.Buffer{}, &bytes.Buffer{}
 		err := app.Run(append([]string{"replay", "run", "--quiet", "--out", out}, c.args...))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -1,4 +1,4 @@
-package main
+package replaycli
 
 import (
 	"bytes"
@@ -74,7 +74,7 @@ func TestSweepKillResume(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "replay")
-	if b, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if b, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, b)
 	}
 	plan := filepath.Join(dir, "kill.toml")

@@ -1,4 +1,4 @@
-package main
+package replaycli
 
 import (
 	"bytes"
@@ -162,7 +162,7 @@ func TestReplayOptionsDocCurrent(t *testing.T) {
 	if err := experiment.WriteReference(&b); err != nil {
 		t.Fatal(err)
 	}
-	got, err := os.ReadFile("../../docs/replay-options.md")
+	got, err := os.ReadFile("../../../docs/replay-options.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package replaycli
 
 import (
 	"bytes"
@@ -45,7 +45,7 @@ func TestRun(t *testing.T) {
 	}
 	out := filepath.Join(dir, "out")
 	var stdout bytes.Buffer
-	app := newApp()
+	app := App()
 	app.Writer = &stdout
 	err := app.Run([]string{"replay", "run", "--check", "-j", "2", "--out", out,
 		"--alloc", "count", "--sched", "fcfs,mq:q=4,order=down", "--sched", "easy", in})
@@ -73,7 +73,7 @@ func TestRun(t *testing.T) {
 		{"replay", "run", "--out", out2, "--estimates", "guess", in},
 		{"replay", "run", "--out", out2, filepath.Join(dir, "missing.swf")},
 	} {
-		app := newApp()
+		app := App()
 		app.Writer = &bytes.Buffer{}
 		err := app.Run(args)
 		if err == nil || strings.Contains(xcli.Message("replay", err), "\n") {
@@ -87,7 +87,7 @@ func TestRun(t *testing.T) {
 
 func TestList(t *testing.T) {
 	var stdout bytes.Buffer
-	app := newApp()
+	app := App()
 	app.Writer = &stdout
 	if err := app.Run([]string{"replay", "list"}); err != nil {
 		t.Fatal(err)
@@ -105,7 +105,7 @@ func TestDefaults(t *testing.T) {
 		t.Skip("replays every embedded trace under every pair")
 	}
 	out := filepath.Join(t.TempDir(), "out")
-	app := newApp()
+	app := App()
 	app.Writer, app.ErrWriter = &bytes.Buffer{}, &bytes.Buffer{}
 	if err := app.Run([]string{"replay", "run", "--quiet", "--no-series", "--sched", "fcfs,easy", "--out", out}); err != nil {
 		t.Fatal(err)

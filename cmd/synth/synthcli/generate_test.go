@@ -1,4 +1,4 @@
-package main
+package synthcli
 
 import (
 	"bytes"
@@ -168,7 +168,7 @@ func TestSWFLossWarnings(t *testing.T) {
 // embedded flat traces byte for byte (traces.TestRegenerate checks the
 // in-process spec; this checks the command `go generate ./traces` runs).
 func TestGoGenerateTraces(t *testing.T) {
-	src, err := os.ReadFile("../../traces/gen.go")
+	src, err := os.ReadFile("../../../traces/gen.go")
 	if err != nil {
 		t.Skip("traces/gen.go not found")
 	}
@@ -181,7 +181,7 @@ func TestGoGenerateTraces(t *testing.T) {
 	if len(args) < 2 || args[len(args)-2] != "-o" {
 		t.Fatalf("no go:generate synth line ending in -o DIR in traces/gen.go: %q", args)
 	}
-	want := filepath.Join("../../traces", args[len(args)-1])
+	want := filepath.Join("../../../traces", args[len(args)-1])
 	out := filepath.Join(t.TempDir(), "out")
 	args[len(args)-1] = out
 	if _, err := captureStderr(t, func() error { return runSynth(args...) }); err != nil {

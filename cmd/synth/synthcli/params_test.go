@@ -1,4 +1,4 @@
-package main
+package synthcli
 
 import (
 	"bytes"
@@ -95,7 +95,7 @@ func TestWorkloadsDocCurrent(t *testing.T) {
 	if err := workload.WriteReference(&b); err != nil {
 		t.Fatal(err)
 	}
-	got, err := os.ReadFile("../../docs/workloads.md")
+	got, err := os.ReadFile("../../../docs/workloads.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package reportcli
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package main
+package replaycli
 
 import (
 	"bytes"
@@ -36,7 +36,7 @@ func TestTestFamily(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")
-	app := newApp()
+	app := App()
 	app.Writer, app.ErrWriter = &bytes.Buffer{}, &bytes.Buffer{}
 	if err := app.Run([]string{"replay", "run", "--quiet", "--machine", "ring:16", "--check", "--sched", "fcfs,easy", "--out", out, in}); err != nil {
 		t.Fatal(err)
@@ -73,7 +73,7 @@ func TestTestFamily(t *testing.T) {
 		t.Errorf("%d placements recorded, want 10", placed)
 	}
 	var list bytes.Buffer
-	app = newApp()
+	app = App()
 	app.Writer = &list
 	if err := app.Run([]string{"replay", "list"}); err != nil {
 		t.Fatal(err)
@@ -101,7 +101,7 @@ func TestMalleableMachine(t *testing.T) {
 		{"--machine", "malleable:16"},
 		{"--machine", "flat:16", "--mode", "malleable"},
 	} {
-		app := newApp()
+		app := App()
 		app.Writer, app.ErrWriter = &bytes.Buffer{}, &bytes.Buffer{}
 		args = append([]string{"replay", "run", "--quiet", "--check", "--sched", "eq,lrwf", "--out", filepath.Join(dir, "out"+string(rune('a'+i)))}, args...)
 		if err := app.Run(append(args, in)); err != nil {
