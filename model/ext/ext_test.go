@@ -1,9 +1,6 @@
 package ext
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -12,157 +9,18 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/model/engine"
+	"github.com/schedlab/schedlab/model/ext/exttest"
 	"github.com/schedlab/schedlab/model/flat"
 	"github.com/schedlab/schedlab/model/policy"
 )
 
-// The test binary is its own external scheduler: with EXT_CHILD set it
-// runs child (a Go FCFS speaking the protocol, or a misbehaving variant)
-// instead of the tests.
+// The test binary is its own external scheduler (exttest.Main).
 func TestMain(m *testing.M) {
-	if mode := os.Getenv("EXT_CHILD"); mode != "" {
-		child(mode)
-		os.Exit(0)
-	}
+	exttest.Main()
 	os.Exit(m.Run())
 }
 
-// message is what the child reads of the engine's messages.
-type message struct {
-	Type     string  `json:"type"`
-	Protocol int     `json:"protocol"`
-	Time     float64 `json:"time"`
-	Free     int     `json:"free"`
-	Done     []int   `json:"done"`
-	Jobs     []struct {
-		ID   int `json:"id"`
-		Need int `json:"need"`
-	} `json:"jobs"`
-}
-
-// child is FCFS over the protocol; mode makes it misbehave at its first
-// instant ("fcfs": never). With EXT_LOG set it logs every line read ("> ")
-// and written ("< ").
-func child(mode string) {
-	in := bufio.NewScanner(os.Stdin)
-	in.Buffer(make([]byte, 1<<20), 1<<26)
-	out := bufio.NewWriter(os.Stdout)
-	var log *os.File
-	if path := os.Getenv("EXT_LOG"); path != "" {
-		log, _ = os.Create(path)
-		defer log.Close()
-	}
-	reply := func(s string) {
-		out.WriteString(s + "\n")
-		out.Flush()
-		if log != nil {
-			fmt.Fprintf(log, "< %s\n", s)
-		}
-	}
-	type job struct{ id, need int }
-	var queue []job
-	var b []byte
-	if mode == "trivial" {
-		trivial(in, out)
-		return
-	}
-	for in.Scan() {
-		if log != nil {
-			fmt.Fprintf(log, "> %s\n", in.Bytes())
-		}
-		var m message
-		if err := json.Unmarshal(in.Bytes(), &m); err != nil {
-			fmt.Fprintln(os.Stderr, "child:", err)
-			os.Exit(2)
-		}
-		switch m.Type {
-		case "hello":
-			if mode == "version" {
-				reply(`{"protocol":2}`)
-				continue
-			}
-			reply(`{"protocol":1}`)
-			continue
-		case "end":
-			return
-		}
-		switch mode {
-		case "unknown":
-			reply(`{"start":[99]}`)
-			continue
-		case "twice":
-			reply(`{"start":[0,0]}`)
-			continue
-		case "nofit":
-			reply(`{"start":[0,1]}`)
-			continue
-		case "malformed":
-			reply(`{"start":[0}`)
-			continue
-		case "wake":
-			reply(`{"start":[],"wake":0}`)
-			continue
-		case "crash":
-			fmt.Fprintln(os.Stderr, "Traceback: boom")
-			os.Exit(3)
-		case "close":
-			os.Stdout.Close()
-			time.Sleep(10 * time.Second)
-		case "silent":
-			time.Sleep(time.Hour)
-		}
-		for _, j := range m.Jobs {
-			queue = append(queue, job{j.ID, j.Need})
-		}
-		b = append(b[:0], `{"start":[`...)
-		free, k := m.Free, 0
-		for ; k < len(queue) && queue[k].need <= free; k++ {
-			if k > 0 {
-				b = append(b, ',')
-			}
-			b = fmt.Appendf(b, "%d", queue[k].id)
-			free -= queue[k].need
-		}
-		queue = queue[k:]
-		reply(string(append(b, "]}"...)))
-	}
-}
-
-// trivial starts every job as it arrives (the machine must hold them
-// all), reading the ids without decoding the JSON: the cheapest scheduler,
-// for the benchmark.
-func trivial(in *bufio.Scanner, out *bufio.Writer) {
-	key := []byte(`{"id":`)
-	for in.Scan() {
-		line := in.Bytes()
-		switch {
-		case bytes.HasPrefix(line, []byte(`{"type":"hello"`)):
-			out.WriteString(`{"protocol":1}` + "\n")
-		case bytes.HasPrefix(line, []byte(`{"type":"end"`)):
-			return
-		default:
-			out.WriteString(`{"start":[`)
-			for k := 0; ; k++ {
-				i := bytes.Index(line, key)
-				if i < 0 {
-					break
-				}
-				line = line[i+len(key):]
-				if k > 0 {
-					out.WriteByte(',')
-				}
-				out.Write(line[:bytes.IndexByte(line, ',')])
-			}
-			out.WriteString("]}\n")
-		}
-		out.Flush()
-	}
-}
-
-// childCmd is the command running the test binary as a child in mode.
-func childCmd(mode string) string {
-	return "EXT_CHILD=" + mode + " exec '" + os.Args[0] + "'"
-}
+func childCmd(mode string) string { return exttest.Cmd(mode) }
 
 // tiny is three jobs on flat:4; FCFS starts job 0 at 0, job 1 at 10 and
 // job 2 (blocked behind job 1) at 15.
