@@ -501,7 +501,7 @@ func (p *proc) roundTrip(msg []byte, timeout time.Duration) ([]byte, error) {
 		if p.late.Load() {
 			return nil, fmt.Errorf("no reply within %v (the process does not read its input)", timeout)
 		}
-		return nil, p.gone("before reading its input")
+		return nil, p.gone("without replying") // it may have exited before or after the write
 	}
 	line, err := p.r.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
@@ -528,7 +528,7 @@ func (p *proc) roundTrip(msg []byte, timeout time.Duration) ([]byte, error) {
 func (p *proc) gone(when string) error {
 	select {
 	case <-p.exited:
-	case <-time.After(500 * time.Millisecond):
+	case <-time.After(time.Second):
 		return fmt.Errorf("the process closed its output %s", when)
 	}
 	status := "exit status 0"

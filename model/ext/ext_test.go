@@ -94,6 +94,7 @@ func TestErrors(t *testing.T) {
 	for _, c := range []struct{ mode, timeout, want string }{
 		{"unknown", "", `t=0: reply {"start":[99]}: job 99 is unknown (no such job has arrived)`},
 		{"twice", "", `t=0: reply {"start":[0,0]}: job 0 is already running`},
+		{"again", "", `t=10: reply {"start":[0]}: job 0 has already completed`},
 		{"nofit", "", `t=0: reply {"start":[0,1]}: job 1 (4 processors) does not fit (2 free)`},
 		{"malformed", "", `t=0: malformed reply {"start":[0}: start: want ',' or ']' after a job id`},
 		{"wake", "", `t=0: reply {"start":[],"wake":0}: wake 0 is not after the current time`},
@@ -206,4 +207,33 @@ func alive(pid int) bool {
 	}
 	_, rest, _ := strings.Cut(string(b), ") ")
 	return !strings.HasPrefix(rest, "Z")
+}
+
+// Replies: JSON whitespace anywhere, members in any order, nothing else.
+func TestParseReply(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"{}\n", "[] false 0"},
+		{" { \"wake\" : 12.5 , \"start\" : [ 3 , 1 ] }\r\n", "[3 1] true 12.5"},
+		{`{"start":[],"wake":null}`, "[] false 0"},
+		{`[]`, "want a JSON object"},
+		{`{"starts":[1]}`, `unknown member "starts" (want start, wake)`},
+		{`{"start":[1.5]}`, `start: "1.5]" is not a job id (an integer)`},
+		{`{"start":1}`, "start: want an array of job ids"},
+		{`{"wake":"soon"}`, "wake: want a number or null"},
+		{`{"start":[1],"start":[2]}`, `member "start" given twice`},
+		{`{"start":[1]} x`, "at byte 15: text after the object"},
+		{`{"start":[1]`, "at byte 13: unexpected end"},
+	} {
+		starts, wake, has, err := parseReply([]byte(c.in))
+		got := fmt.Sprintf("%v %v %v", starts, has, wake)
+		if starts == nil && err == nil {
+			got = fmt.Sprintf("[] %v %v", has, wake)
+		}
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c.want {
+			t.Errorf("%q: %s, want %s", c.in, got, c.want)
+		}
+	}
 }

@@ -25,7 +25,8 @@ func Main() {
 // "fcfs" (FCFS, well behaved), "trivial" (starts every job on arrival,
 // reading ids without decoding JSON), or a variant that misbehaves at its
 // first instant: unknown, twice, nofit, malformed, wake, crash, close,
-// silent (never replies), version (protocol 2). With EXT_LOG=path in the
+// silent (never replies), version (protocol 2); again is FCFS that
+// restarts the first job it is told has completed. With EXT_LOG=path in the
 // command's environment the child logs every line read ("> ") and
 // written ("< ").
 func Cmd(mode string) string {
@@ -104,6 +105,11 @@ func child(mode string) {
 		case "malformed":
 			reply(`{"start":[0}`)
 			continue
+		case "again":
+			if len(m.Done) > 0 {
+				reply(fmt.Sprintf(`{"start":[%d]}`, m.Done[0]))
+				continue
+			}
 		case "wake":
 			reply(`{"start":[],"wake":0}`)
 			continue
