@@ -446,6 +446,7 @@ func startProc(cmd string, timeout time.Duration) (*proc, error) {
 	c.Stdin, c.Stdout = in[0], out[1]
 	p := &proc{cmd: c, in: in[1], out: out[0], r: bufio.NewReaderSize(out[0], 64<<10), stderr: &tail{}, exited: make(chan struct{})}
 	c.Stderr = p.stderr
+	c.WaitDelay = time.Second // a descendant that escaped the group may hold stderr open
 	c.SysProcAttr = sysProcAttr()
 	err = c.Start()
 	in[0].Close()
@@ -566,7 +567,10 @@ func (p *proc) end(msg []byte, timeout time.Duration) error {
 func (p *proc) kill() {
 	p.once.Do(func() {
 		p.killGroup()
-		<-p.exited
+		select {
+		case <-p.exited:
+		case <-time.After(5 * time.Second): // never expected after SIGKILL; do not hang an interrupt
+		}
 		p.in.Close()
 		p.out.Close()
 		liveMu.Lock()
