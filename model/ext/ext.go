@@ -39,11 +39,10 @@ const DefaultTimeout = 60 * time.Second
 func Spec() policy.SchedulerSpec {
 	return policy.SchedulerSpec{
 		Name: "ext",
-		Doc:  "an external scheduler: a process speaking the protocol of docs/protocol.md (newline-delimited JSON on its stdin and stdout, one round trip per instant); run only when named",
+		Doc:  "an external scheduler: a process speaking the protocol of docs/protocol.md (newline-delimited JSON on its stdin and stdout, one round trip per instant); run only when named; other key=value parameters are passed to the process",
 		Params: []policy.Param{
 			{Name: "cmd", Default: "(required)", Doc: "the command, run by /bin/sh -c; quote it: cmd='python3 my_sched.py'"},
 			{Name: "timeout", Default: "60", Doc: "seconds the process may take to answer one message"},
-			{Name: "(any other)", Default: "", Doc: "passed to the process in the handshake's options"},
 		},
 		Named: true,
 		New: func(m policy.Machine, p policy.Params) (policy.Scheduler, error) {
