@@ -65,7 +65,9 @@ const (
 
 // Scheduler is the engine's side of one external scheduler process. The
 // process is started at the first Schedule call (building a Scheduler
-// starts nothing, so that parameters can be checked); Close ends it.
+// starts nothing, so that parameters can be checked); Close ends it, and
+// whoever runs the engine calls it after the run (the experiment runner
+// does; engine.Run alone does not).
 type Scheduler struct {
 	cmd     string
 	timeout time.Duration
