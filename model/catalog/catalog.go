@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/model/backfill"
+	"github.com/schedlab/schedlab/model/ext"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/sched"
 
@@ -46,7 +47,8 @@ func Allocators() []policy.AllocatorSpec {
 
 // Schedulers returns every scheduler: the scheduling family, backfilling,
 // then the schedulers of machine families that have their own (the
-// malleable policies), then those registered with RegisterScheduler.
+// malleable policies), the external scheduler (ext, run only when named),
+// then those registered with RegisterScheduler.
 func Schedulers() []policy.SchedulerSpec {
 	out := append(sched.Schedulers(), backfill.Schedulers()...)
 	for _, f := range policy.Families() {
@@ -54,6 +56,7 @@ func Schedulers() []policy.SchedulerSpec {
 			out = append(out, f.Schedulers()...)
 		}
 	}
+	out = append(out, ext.Spec())
 	_, ss := registered()
 	return append(out, ss...)
 }
@@ -127,6 +130,8 @@ type registry[S any] struct {
 	try  func(S, policy.Machine, policy.Params) error // build one, to check the parameters
 	// offered says whether a policy of m's kind is offered on m (nil: yes).
 	offered func(S, policy.Machine) error
+	// named says a policy runs only when named, never by default (nil: none).
+	named func(S) bool
 }
 
 var allocators = registry[policy.AllocatorSpec]{
@@ -153,6 +158,7 @@ var schedulers = registry[policy.SchedulerSpec]{
 		_, err := s.New(m, p)
 		return err
 	},
+	named: func(s policy.SchedulerSpec) bool { return s.Named },
 }
 
 // find returns the spec named name.
@@ -184,7 +190,7 @@ func choose[S any](r registry[S], m policy.Machine, strs []string) ([]choice[S],
 	var cs []choice[S]
 	if strs == nil {
 		for _, s := range r.all() {
-			if name, kinds := r.info(s); policy.Fits(kinds, m.Kind) && (r.offered == nil || r.offered(s, m) == nil) {
+			if name, kinds := r.info(s); policy.Fits(kinds, m.Kind) && (r.offered == nil || r.offered(s, m) == nil) && (r.named == nil || !r.named(s)) {
 				cs = append(cs, choice[S]{name, s, policy.Params{}})
 			}
 		}

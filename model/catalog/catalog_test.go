@@ -22,7 +22,7 @@ func TestNamesAreTheContract(t *testing.T) {
 	for _, s := range Schedulers() {
 		got = append(got, s.Name)
 	}
-	want := "fcfs sjf smallest largest ssd if sa mq scan static lazy prio-res pcw easy conservative eq alpha lrwf mrwf wk we wf"
+	want := "fcfs sjf smallest largest ssd if sa mq scan static lazy prio-res pcw easy conservative eq alpha lrwf mrwf wk we wf ext"
 	if g := strings.Join(got, " "); g != want {
 		t.Errorf("schedulers %q, want %q", g, want)
 	}
@@ -125,7 +125,7 @@ func TestCubePairs(t *testing.T) {
 		}
 	}
 	for _, s := range Schedulers() {
-		if policy.Supports(s.Kinds, policy.Cube) {
+		if policy.Supports(s.Kinds, policy.Cube) && !s.Named {
 			scheds = append(scheds, s.Name)
 		}
 	}
@@ -141,5 +141,35 @@ func TestCubePairs(t *testing.T) {
 	big := policy.Machine{Kind: policy.Cube, Dim: 13, Procs: 1 << 13}
 	if _, err := Pairs(big, []string{"multigray"}, []string{"fcfs"}); err == nil {
 		t.Error("multigray offered on cube:13")
+	}
+}
+
+// ext runs only when named: no default pair on any machine starts a
+// process, and a named ext spec keeps its quoted command whole.
+func TestExtOnlyWhenNamed(t *testing.T) {
+	for _, m := range []string{"flat:128", "mesh:32x32", "cube:7", "malleable:100"} {
+		pm, err := policy.ParseMachine(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps, err := Pairs(pm, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range ps {
+			if strings.HasPrefix(p.Sched, "ext") {
+				t.Fatalf("%s: default pair %s/%s", m, p.Alloc, p.Sched)
+			}
+		}
+	}
+	ps, err := Pairs(flat128, []string{"count"}, []string{"ext:timeout=5,cmd='python3 my sched.py --a=1,2'"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "ext:cmd='python3 my sched.py --a=1,2',timeout=5"; len(ps) != 1 || ps[0].Sched != want {
+		t.Fatalf("pairs %v, want one with scheduler %s", ps, want)
+	}
+	if _, err := Pairs(flat128, []string{"count"}, []string{"ext"}); err == nil || !strings.Contains(err.Error(), "parameter cmd is required") {
+		t.Fatalf("ext without cmd: %v", err)
 	}
 }

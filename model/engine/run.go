@@ -29,6 +29,7 @@ type sim struct {
 	rv       policy.Reserver // the allocator, when it reserves
 	wait     *waitingSet     // the waiting jobs, once the allocator asked for them (RunContext.Largest)
 	handoff  policy.Handoff  // the scheduler, when it keeps allocations
+	failing  policy.Failing  // the scheduler, when it can fail (an external process)
 	progress policy.ProgressModel
 
 	now     float64
@@ -138,6 +139,7 @@ func newSim(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sc
 		c.SetContext(e)
 	}
 	e.handoff, _ = s.(policy.Handoff)
+	e.failing, _ = s.(policy.Failing)
 	e.progress = opt.Progress
 	if e.progress == nil {
 		e.progress, _ = s.(policy.ProgressModel)
@@ -213,6 +215,12 @@ func (e *sim) arrive(t float64) {
 // then the shares of fractional allocations, which either may have changed.
 func (e *sim) pass() {
 	e.sched.Schedule(e)
+	if e.failing != nil {
+		if err := e.failing.Err(); err != nil {
+			e.fail(err)
+			return
+		}
+	}
 	if e.progress != nil {
 		e.applyRates()
 	}

@@ -3,6 +3,7 @@ package experiment
 import (
 	"cmp"
 	"fmt"
+	"io"
 	"sync"
 
 	"github.com/schedlab/schedlab/model/engine"
@@ -129,6 +130,9 @@ func runTask(tk task, opt Options) (result *output) {
 	if err != nil {
 		return fail(err)
 	}
+	if c, ok := s.(io.Closer); ok { // an external scheduler's process ends with the run, whatever happens
+		defer c.Close()
+	}
 	jobs, err := p.take()
 	if err != nil {
 		return fail(err)
@@ -158,6 +162,9 @@ func runTask(tk task, opt Options) (result *output) {
 		eopt.Progress = model
 	}
 	res, err := engine.Run(jobs, p.m, a, s, eopt)
+	if c, ok := s.(io.Closer); ok && err == nil {
+		err = c.Close()
+	}
 	if err != nil {
 		return fail(err)
 	}

@@ -51,7 +51,7 @@ func TestCountSchedulesAsStack(t *testing.T) {
 	src := benchload.LANLLike(3000, 0.9, 5)
 	m := policy.Machine{Kind: policy.Flat, Procs: 1024}
 	for _, spec := range catalog.Schedulers() {
-		if !policy.Supports(spec.Kinds, policy.Flat) {
+		if !policy.Supports(spec.Kinds, policy.Flat) || spec.Named {
 			continue
 		}
 		t.Run(spec.Name, func(t *testing.T) {

@@ -82,3 +82,10 @@ type Progress interface {
 type Handoff interface {
 	Handoff(done *Job, sys System) (next *Job)
 }
+
+// Failing is implemented by schedulers that can fail (an external
+// process that crashed or gave an invalid decision): after each Schedule
+// call, a non-nil Err stops the run with that error.
+type Failing interface {
+	Err() error
+}

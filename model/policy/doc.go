@@ -68,4 +68,7 @@
 //   - A ProgressModel (engine.Options.Progress, or the scheduler) sets the
 //     rate at which running jobs drain their remaining work: it is told
 //     when jobs start and leave, and can ask a job's remaining work.
+//   - Failing schedulers can stop the run with an error after a Schedule
+//     call (model/ext: an external process that crashed or decided
+//     something invalid).
 package policy

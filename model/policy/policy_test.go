@@ -73,3 +73,21 @@ func TestJobSize(t *testing.T) {
 		t.Errorf("policy.Job is %d bytes, want at most 120", s)
 	}
 }
+
+// A quoted value holds commas, spaces and equals signs, and is written
+// back quoted; a value with a stray quote is refused.
+func TestParseSpecQuotes(t *testing.T) {
+	name, p, err := ParseSpec(`ext:cmd='python3 s.py --x=1,2',timeout=5,note="it's"`)
+	if err != nil || name != "ext" || p["cmd"] != "python3 s.py --x=1,2" || p["timeout"] != "5" || p["note"] != "it's" {
+		t.Fatalf("got %q %v %v", name, p, err)
+	}
+	if got, want := p.String(), `cmd='python3 s.py --x=1,2',note="it's",timeout=5`; got != want {
+		t.Fatalf("String %s, want %s", got, want)
+	}
+	if _, _, err := ParseSpec(`ext:cmd=python3 'a b'`); err == nil || err.Error() != `policy "ext:cmd=python3 'a b'": parameter "cmd": a quoted value must be quoted whole ('...' or "...")` {
+		t.Fatalf("stray quote: %v", err)
+	}
+	if got := SplitList(`fcfs,ext:cmd='a,b',easy`); len(got) != 3 || got[1] != "ext:cmd='a,b'" {
+		t.Fatalf("SplitList %q", got)
+	}
+}

@@ -13,7 +13,9 @@ import (
 type Params map[string]string
 
 // ParseSpec splits "mq:q=32,order=down" into the policy name and its
-// parameters.
+// parameters. A value may be quoted, 'like this' or "like this", to hold
+// commas and spaces (ext:cmd='python3 my_sched.py'); the quotes are not
+// part of the value.
 func ParseSpec(s string) (name string, p Params, err error) {
 	name, rest, _ := strings.Cut(strings.TrimSpace(s), ":")
 	if name == "" {
@@ -23,9 +25,14 @@ func ParseSpec(s string) (name string, p Params, err error) {
 	if rest == "" {
 		return name, p, nil
 	}
-	for _, kv := range strings.Split(rest, ",") {
+	for _, kv := range SplitList(rest) {
 		k, v, ok := strings.Cut(kv, "=")
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if n := len(v); n >= 2 && (v[0] == '\'' || v[0] == '"') && v[n-1] == v[0] {
+			v = v[1 : n-1]
+		} else if strings.ContainsAny(v, `'"`) {
+			return "", nil, fmt.Errorf("policy %q: parameter %q: a quoted value must be quoted whole ('...' or \"...\")", s, k)
+		}
 		if !ok || k == "" {
 			return "", nil, fmt.Errorf("policy %q: parameter %q is not key=value", s, kv)
 		}
@@ -37,7 +44,42 @@ func ParseSpec(s string) (name string, p Params, err error) {
 	return name, p, nil
 }
 
-// String returns the parameters as "k=v,k=v" in key order ("" when empty).
+// SplitList splits s at the commas that are not inside a quoted value
+// ('...' or "...").
+func SplitList(s string) []string {
+	var out []string
+	var quote byte
+	from := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == ',':
+			out = append(out, s[from:i])
+			from = i + 1
+		}
+	}
+	return append(out, s[from:])
+}
+
+// quoted returns v as ParseSpec reads it back: quoted when it holds a
+// comma, a quote or a space.
+func quoted(v string) string {
+	if !strings.ContainsAny(v, `,'" `) {
+		return v
+	}
+	if strings.Contains(v, "'") {
+		return `"` + v + `"`
+	}
+	return "'" + v + "'"
+}
+
+// String returns the parameters as "k=v,k=v" in key order ("" when
+// empty), values holding a comma, a quote or a space quoted.
 func (p Params) String() string {
 	keys := make([]string, 0, len(p))
 	for k := range p {
@@ -49,7 +91,7 @@ func (p Params) String() string {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(k + "=" + p[k])
+		b.WriteString(k + "=" + quoted(p[k]))
 	}
 	return b.String()
 }
@@ -150,6 +192,9 @@ type SchedulerSpec struct {
 	Kinds  []string // machine kinds it works on; nil means any but the Exclusive families' (Fits)
 	Params []Param
 	New    func(m Machine, p Params) (Scheduler, error)
+	// Named says the scheduler runs only when named: it is never among
+	// the default pairs (ext, which needs cmd=...).
+	Named bool
 }
 
 // Supports reports whether kind is in kinds (an empty list supports all).

@@ -16,6 +16,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/schedlab/schedlab/model/ext"
 	"github.com/schedlab/schedlab/trace"
 )
 
@@ -44,13 +45,15 @@ func Setup(app *ucli.App) {
 // Main sets app up, runs it on args (os.Args, possibly reordered) and exits: 0 on success; 1 with the
 // error on stderr, one line prefixed by the tool's name (a pointer to
 // --help on a second line for usage errors); 130 on SIGINT or SIGTERM,
-// after removing the temporary files being written (trace.StopTemps).
+// after killing external scheduler processes (ext.KillAll) and removing
+// the temporary files being written (trace.StopTemps).
 func Main(app *ucli.App, args []string) {
 	Setup(app)
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		s := <-sig
+		ext.KillAll()
 		trace.StopTemps()
 		fmt.Fprintf(os.Stderr, "\n%s: interrupted (%v); partial output removed\n", app.Name, s)
 		os.Exit(130)

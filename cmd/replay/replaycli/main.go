@@ -20,6 +20,7 @@ import (
 	"github.com/schedlab/schedlab/analysis/report"
 	"github.com/schedlab/schedlab/model/catalog"
 	"github.com/schedlab/schedlab/model/experiment"
+	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/trace"
 	embedded "github.com/schedlab/schedlab/traces"
 )
@@ -99,7 +100,8 @@ func runOptions(c *cli.Context) (experiment.Options, error) {
 	return opt, experiment.Validate(&opt)
 }
 
-// splitSpecs splits comma-separated policy specs, keeping parameters
+// splitSpecs splits comma-separated policy specs (not at commas inside a
+// quoted value: ext:cmd='a,b'), keeping parameters
 // (pieces with "=" but no ":") with the spec before them. A parameter after
 // a spec that has none (no ":") is an error, and so is a flag given with
 // no spec at all: neither silently means something else.
@@ -110,7 +112,7 @@ func splitSpecs(field string, vals []string) ([]string, error) {
 	}
 	out := []string{}
 	for _, v := range vals {
-		for _, piece := range strings.Split(v, ",") {
+		for _, piece := range policy.SplitList(v) {
 			piece = strings.TrimSpace(piece)
 			if piece == "" {
 				continue

@@ -1,0 +1,141 @@
+package ext
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+func marshal(v any) ([]byte, error)   { return json.Marshal(v) }
+func unmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+func isSpace(c byte) bool             { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+func isNumByte(c byte) bool {
+	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+}
+func errAt(i int, what string) error { return fmt.Errorf("at byte %d: %s", i+1, what) }
+func want(i int, what string, c byte) error {
+	return errAt(i, fmt.Sprintf("want %s, found %q", what, c))
+}
+
+// parseReply reads a reply line: a JSON object with the optional members
+// "start" (an array of job ids) and "wake" (a number, or null for none),
+// and nothing else. It is hand-written, as the encoder: a reply is read at
+// every instant.
+func parseReply(line []byte) (starts []int64, wake float64, hasWake bool, err error) {
+	i := 0
+	n := len(line)
+	skip := func() {
+		for i < n && isSpace(line[i]) {
+			i++
+		}
+	}
+	skip()
+	if i == n || line[i] != '{' {
+		return nil, 0, false, fmt.Errorf("want a JSON object")
+	}
+	i++
+	skip()
+	seen := map[string]bool{}
+	if i < n && line[i] == '}' {
+		i++
+	} else {
+		for {
+			skip()
+			if i == n || line[i] != '"' {
+				if i == n {
+					return nil, 0, false, errAt(i, "unexpected end")
+				}
+				return nil, 0, false, want(i, "a member name", line[i])
+			}
+			j := i + 1
+			for j < n && line[j] != '"' && line[j] != '\\' {
+				j++
+			}
+			if j == n || line[j] != '"' {
+				return nil, 0, false, errAt(i, "bad member name")
+			}
+			key := string(line[i+1 : j])
+			i = j + 1
+			if seen[key] {
+				return nil, 0, false, fmt.Errorf("member %q given twice", key)
+			}
+			seen[key] = true
+			skip()
+			if i == n || line[i] != ':' {
+				return nil, 0, false, errAt(i, "want ':'")
+			}
+			i++
+			skip()
+			switch key {
+			case "start":
+				if i == n || line[i] != '[' {
+					return nil, 0, false, fmt.Errorf("start: want an array of job ids")
+				}
+				i++
+				skip()
+				if i < n && line[i] == ']' {
+					i++
+					break
+				}
+				for {
+					skip()
+					j := i
+					for j < n && isNumByte(line[j]) {
+						j++
+					}
+					id, err := strconv.ParseInt(string(line[i:j]), 10, 64)
+					if err != nil {
+						return nil, 0, false, fmt.Errorf("start: %q is not a job id (an integer)", string(line[i:min(j+1, n)]))
+					}
+					starts = append(starts, id)
+					i = j
+					skip()
+					if i < n && line[i] == ',' {
+						i++
+						continue
+					}
+					if i < n && line[i] == ']' {
+						i++
+						break
+					}
+					return nil, 0, false, fmt.Errorf("start: want ',' or ']' after a job id")
+				}
+			case "wake":
+				if i+4 <= n && string(line[i:i+4]) == "null" {
+					i += 4
+					break
+				}
+				j := i
+				for j < n && isNumByte(line[j]) {
+					j++
+				}
+				f, err := strconv.ParseFloat(string(line[i:j]), 64)
+				if err != nil || j == i {
+					return nil, 0, false, fmt.Errorf("wake: want a number or null")
+				}
+				wake, hasWake = f, true
+				i = j
+			default:
+				return nil, 0, false, fmt.Errorf("unknown member %q (want start, wake)", key)
+			}
+			skip()
+			if i < n && line[i] == ',' {
+				i++
+				continue
+			}
+			if i < n && line[i] == '}' {
+				i++
+				break
+			}
+			if i == n {
+				return nil, 0, false, errAt(i, "unexpected end")
+			}
+			return nil, 0, false, want(i, "',' or '}'", line[i])
+		}
+	}
+	skip()
+	if i != n {
+		return nil, 0, false, errAt(i, "text after the object")
+	}
+	return starts, wake, hasWake, nil
+}

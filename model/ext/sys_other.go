@@ -1,0 +1,10 @@
+//go:build !linux
+
+package ext
+
+import "syscall"
+
+// sysProcAttr puts the process in a group of its own (killed whole).
+func sysProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true}
+}
