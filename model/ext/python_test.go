@@ -1,0 +1,85 @@
+package ext
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/schedlab/schedlab/model/admit"
+	"github.com/schedlab/schedlab/model/backfill"
+	"github.com/schedlab/schedlab/model/engine"
+	"github.com/schedlab/schedlab/model/flat"
+	"github.com/schedlab/schedlab/model/policy"
+	"github.com/schedlab/schedlab/model/sched"
+	"github.com/schedlab/schedlab/trace"
+)
+
+// realLog returns every job of a log in ../shared/traces on flat:procs
+// (skips when the log is absent).
+func realLog(t *testing.T, name string, procs int) (policy.Machine, []policy.Job) {
+	path := filepath.Join("..", "..", "..", "shared", "traces", name)
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("%s absent", path)
+	}
+	tr, err := trace.ReadFile(path, trace.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := policy.Machine{Kind: policy.Flat, Procs: procs}
+	jobs, _ := admit.Jobs(tr, m, "requested")
+	return m, jobs
+}
+
+// samePython checks that the Python example (notebooks/schedlab_ext/
+// examples/NAME.py) schedules jobs as the built-in, job for job.
+func samePython(t *testing.T, name string, builtin policy.Scheduler, m policy.Machine, jobs []policy.Job) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 on PATH")
+	}
+	script := filepath.Join("..", "..", "notebooks", "schedlab_ext", "examples", name+".py")
+	want, err := engine.Run(append([]policy.Job(nil), jobs...), m, flat.NewCount(m.Procs), builtin, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := run(t, "'"+py+"' "+script, append([]policy.Job(nil), jobs...), m.Procs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Jobs) != len(want.Jobs) {
+		t.Fatalf("%d jobs, built-in %d", len(got.Jobs), len(want.Jobs))
+	}
+	for i := range want.Jobs {
+		if g, w := got.Jobs[i], want.Jobs[i]; g.Start != w.Start || g.End != w.End {
+			t.Fatalf("job %d (SWF %d): starts %g ends %g, built-in %g %g", i, w.ID, g.Start, g.End, w.Start, w.End)
+		}
+	}
+}
+
+// The Python EASY (notebooks/schedlab_ext/examples/easy.py) schedules
+// the whole KTH-SP2 log as the built-in easy, job for job (about 1 s).
+func TestPythonEASYIsEASYOnKTH(t *testing.T) {
+	m, jobs := realLog(t, "KTH-SP2-1996-2.1-cln.swf.gz", 100)
+	samePython(t, "easy", backfill.NewEASY(), m, jobs)
+}
+
+// The Python FCFS, on KTH-SP2 (with -short skipped: EASY above covers
+// the client on KTH).
+func TestPythonFCFSIsFCFSOnKTH(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a whole real log; skipped with -short")
+	}
+	m, jobs := realLog(t, "KTH-SP2-1996-2.1-cln.swf.gz", 100)
+	samePython(t, "fcfs", sched.NewFCFS(), m, jobs)
+}
+
+// Both on NASA iPSC/860, flat:128.
+func TestPythonOnNASA(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a whole real log; skipped with -short")
+	}
+	m, jobs := realLog(t, "NASA-iPSC-1993-3.1-cln.swf.gz", 128)
+	t.Run("fcfs", func(t *testing.T) { samePython(t, "fcfs", sched.NewFCFS(), m, jobs) })
+	t.Run("easy", func(t *testing.T) { samePython(t, "easy", backfill.NewEASY(), m, jobs) })
+}

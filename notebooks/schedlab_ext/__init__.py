@@ -1,0 +1,191 @@
+"""schedlab_ext: write a schedlab scheduler in Python (standard library only).
+
+The external-scheduler protocol (``docs/protocol.md``) lets ``replay`` ask
+a program, at every simulated instant, which waiting jobs to start::
+
+    replay run --alloc count --sched "ext:cmd='python3 my_sched.py'" trace.swf
+
+This package is the Python side: subclass ``Scheduler`` (the Go
+interface of ``model/policy``: ``submit``, ``finished``, ``schedule``) and
+call ``run(MyScheduler())``.  ``schedule`` gets a ``System``: the time
+(``now``), the free processors (``free``), ``start(job) -> bool``,
+``wake(t)`` and the running jobs (``running``, by id).  Ready examples:
+``schedlab_ext.examples.fcfs`` and ``schedlab_ext.examples.easy``
+(schedules identical, job for job, to the built-in ``fcfs`` and ``easy``).
+``schedlab_ext.env`` is a gym-style environment over the same protocol.
+"""
+
+import json
+import sys
+
+__all__ = ["Job", "System", "Scheduler", "run", "PROTOCOL"]
+
+PROTOCOL = 1
+
+_INF = float("inf")
+
+
+class Job:
+    """A job as the engine sends it (``docs/protocol.md``, the job object).
+
+    ``id`` is the job's id in this run (what ``start`` sends back), ``job``
+    the SWF job number, ``need`` the processors it occupies (compare it
+    with ``System.free``), ``estimate`` the runtime estimate (``inf`` when
+    the engine sends null).  ``priority``, ``deadline``, ``work``,
+    ``efficiency``, ``max_par`` are -1 and ``w``, ``h`` 0 when absent.
+    ``start`` is the time the job started (None while it waits).  The
+    actual run time is never sent: a job's end is known when it is done.
+    """
+
+    __slots__ = ("id", "job", "record", "submit", "procs", "need", "estimate", "user",
+                 "w", "h", "priority", "deadline", "work", "efficiency", "max_par",
+                 "start", "data")
+
+    def __init__(self, d):
+        self.id = d["id"]
+        self.job = d["job"]
+        self.record = d["record"]
+        self.submit = d["submit"]
+        self.procs = d["procs"]
+        self.need = d["need"]
+        e = d["estimate"]
+        self.estimate = _INF if e is None else e
+        self.user = d["user"]
+        self.w = d.get("w", 0)
+        self.h = d.get("h", 0)
+        self.priority = d.get("priority", -1)
+        self.deadline = d.get("deadline", -1)
+        self.work = d.get("work", -1)
+        self.efficiency = d.get("efficiency", -1)
+        self.max_par = d.get("max_par", -1)
+        self.start = None
+        self.data = None  # free for the scheduler's own use
+
+    def __repr__(self):
+        return "Job(id=%d, job=%d, submit=%g, need=%d, estimate=%g)" % (
+            self.id, self.job, self.submit, self.need, self.estimate)
+
+
+class System:
+    """What a scheduler sees during ``schedule`` (Go: ``policy.System``).
+
+    ``now``: the simulated time; ``free``: processors free now (decreases
+    with each start); ``procs``: the machine's processors; ``machine``:
+    the hello message (a dict: ``machine``, ``kind``, ``request``,
+    ``procs``, ``width``, ``height``, ``dim``, ``options``); ``running``:
+    the running jobs by id (a dict).
+    """
+
+    __slots__ = ("now", "free", "procs", "machine", "running", "_starts", "_wake")
+
+    def __init__(self, hello):
+        self.machine = hello
+        self.procs = hello.get("procs", 0)
+        self.now = 0
+        self.free = self.procs
+        self.running = {}
+        self._starts = []
+        self._wake = None
+
+    def start(self, job):
+        """Start a waiting job now if its ``need`` fits in ``free``.
+
+        Returns whether it started.  (On a mesh or a hypercube the count
+        is necessary, not sufficient: the allocator may still be unable to
+        place the job, and the engine then fails the run; see
+        ``docs/protocol.md``.)
+        """
+        if job.start is not None or job.need > self.free:
+            return False
+        self.free -= job.need
+        job.start = self.now
+        self.running[job.id] = job
+        self._starts.append(job.id)
+        return True
+
+    def wake(self, t):
+        """Ask for an instant at time t (> now) even if nothing happens then."""
+        if t > self.now and (self._wake is None or t < self._wake):
+            self._wake = t
+
+
+class Scheduler:
+    """Base class of a Python scheduler (Go: ``policy.Scheduler``).
+
+    The engine's instant rule holds: at each instant every completion
+    (``finished``), then every arrival (``submit``), then one
+    ``schedule`` call.  Override the three; ``hello(info)`` is called once
+    with the handshake (machine and options) before any job.
+    """
+
+    name = "python"
+
+    def hello(self, info):
+        """The handshake: info is the hello message (a dict)."""
+
+    def submit(self, job):
+        """A job arrived (a ``Job``)."""
+
+    def finished(self, job):
+        """A running job completed; its processors are free."""
+
+    def schedule(self, system):
+        """Start jobs with ``system.start(job)``."""
+
+
+def run(scheduler, stdin=None, stdout=None):
+    """Serve the protocol on stdin/stdout until the engine's ``end``.
+
+    Returns the ``System`` (its ``now`` is the end time).
+    """
+    inp = stdin if stdin is not None else sys.stdin.buffer
+    out = stdout if stdout is not None else sys.stdout.buffer
+    loads = json.loads
+    readline = inp.readline
+    write = out.write
+    flush = out.flush
+    line = readline()
+    if not line:
+        return None
+    msg = loads(line)
+    if msg.get("type") != "hello":
+        raise ValueError("schedlab_ext: expected hello, got %r" % (line[:200],))
+    if msg.get("protocol") != PROTOCOL:
+        raise ValueError("schedlab_ext: engine speaks protocol %r, this client %d"
+                         % (msg.get("protocol"), PROTOCOL))
+    sysv = System(msg)
+    scheduler.hello(msg)
+    write(b'{"protocol":1,"name":%s}\n' % json.dumps(str(scheduler.name)).encode())
+    flush()
+    running = sysv.running
+    submit = scheduler.submit
+    finished = scheduler.finished
+    schedule = scheduler.schedule
+    dumps = json.JSONEncoder(separators=(",", ":")).encode
+    while True:
+        line = readline()
+        if not line:
+            return sysv
+        msg = loads(line)
+        if msg["type"] != "instant":
+            if msg["type"] == "end":
+                sysv.now = msg["time"]
+                return sysv
+            raise ValueError("schedlab_ext: unknown message %r" % (line[:200],))
+        sysv.now = msg["time"]
+        sysv.free = msg["free"]
+        for i in msg["done"]:
+            finished(running.pop(i))
+        for d in msg["jobs"]:
+            submit(Job(d))
+        sysv._starts = starts = []
+        sysv._wake = None
+        schedule(sysv)
+        if sysv._wake is None:
+            if starts:
+                write(b'{"start":%s}\n' % dumps(starts).encode())
+            else:
+                write(b"{}\n")
+        else:
+            write(b'{"start":%s,"wake":%s}\n' % (dumps(starts).encode(), dumps(sysv._wake).encode()))
+        flush()

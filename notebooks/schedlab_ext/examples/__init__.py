@@ -1,0 +1,1 @@
+"""Ready schedulers over the protocol: fcfs and easy (as the built-ins)."""
