@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/schedlab/schedlab/model/admit"
@@ -82,4 +83,37 @@ func TestPythonOnNASA(t *testing.T) {
 	m, jobs := realLog(t, "NASA-iPSC-1993-3.1-cln.swf.gz", 128)
 	t.Run("fcfs", func(t *testing.T) { samePython(t, "fcfs", sched.NewFCFS(), m, jobs) })
 	t.Run("easy", func(t *testing.T) { samePython(t, "easy", backfill.NewEASY(), m, jobs) })
+}
+
+// The gym-style environment (notebooks/schedlab_ext/env.py) over a
+// replay built from this checkout: episodes start every job once, give a
+// finite reward, are deterministic for a seed (test_env.py).
+func TestPythonEnv(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds replay; skipped with -short")
+	}
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 on PATH")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go on PATH to build replay")
+	}
+	if _, err := os.Stat(filepath.Join("..", "..", "..", "shared", "traces", "KTH-SP2-1996-2.1-cln.swf.gz")); err != nil {
+		t.Skip("no KTH log")
+	}
+	bin := filepath.Join(t.TempDir(), "replay")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/replay").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(py, "-m", "unittest", "-v", "schedlab_ext.test_env")
+	cmd.Dir = filepath.Join("..", "..", "notebooks")
+	cmd.Env = append(os.Environ(), "SCHEDLAB_REPLAY="+bin, "PYTHONDONTWRITEBYTECODE=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "Ran 3 tests") || strings.Contains(string(out), "skipped") {
+		t.Fatalf("the Python tests did not all run:\n%s", out)
+	}
 }

@@ -3,9 +3,10 @@
 ``SchedEnv`` samples a window of a trace (``window`` consecutive jobs from
 a random start, as RLScheduler does), writes it to a temporary SWF and
 runs ``replay run --sched ext:cmd=...`` on it as a subprocess.  The
-engine's child is a two-line shell relay (``cat``) joined to this process
-by two named pipes, so the engine's messages reach the environment and the
-agent stays in control: at each decision point the agent picks which
+engine's child (``_fdpass.py``) hands the engine's pipes to this process
+over a Unix socket (file descriptor passing), so the environment reads
+and writes the engine's messages directly, with no relay, and the agent
+stays in control: at each decision point the agent picks which
 waiting job starts next.
 
 - observation: the first ``queue`` waiting jobs (arrival order), padded
@@ -24,8 +25,8 @@ waiting job starts next.
   tau = 10 s.  ``reward="final"`` (default, RLScheduler's): 0 at every
   step, minus the mean over the window at the last; ``reward="dense"``:
   at each step minus the sum of the bounded slowdowns of the jobs
-  completed since the previous step, divided by the window's job count
-  (the same total).
+  completed since the previous step, divided by the window's record
+  count (the same total when the engine rejects none of the window).
 - the episode ends with the window (``terminated``; ``truncated`` is
   never set).
 
@@ -39,11 +40,11 @@ gymnasium is not required, and when it is importable the class is a
 import gzip
 import os
 import random
-import select
+import socket
+import sys
 import shutil
 import subprocess
 import tempfile
-import time
 import json
 
 try:
@@ -54,6 +55,7 @@ except ImportError:  # gymnasium is optional
 __all__ = ["SchedEnv", "read_swf", "bounded_slowdown"]
 
 FEATURES = 4
+_FDPASS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_fdpass.py")
 
 
 def bounded_slowdown(wait, run, tau=10.0):
@@ -94,13 +96,15 @@ class SchedEnv(_Base):
     trace: an SWF path; machine: e.g. "flat:128" (default flat:MaxProcs of
     the header); window: jobs per episode (the whole trace when it has
     fewer); queue: the observation's rows; replay: the replay binary
-    (default: ``replay`` on PATH); array: numpy observations.
+    (default: ``replay`` on PATH); array: numpy observations; prefetch:
+    start the next window's replay when an episode ends (it is used when
+    reset draws the same window).
     """
 
     metadata = {"render_modes": []}
 
     def __init__(self, trace, machine=None, window=1024, queue=64, replay=None,
-                 tau=10.0, reward="final", array=False, timeout=60):
+                 tau=10.0, reward="final", array=False, timeout=60, prefetch=True):
         self.records, maxprocs = read_swf(trace)
         if not self.records:
             raise ValueError("%s: no job records" % trace)
@@ -124,8 +128,10 @@ class SchedEnv(_Base):
         self.array = array
         self.timeout = timeout
         self._rng = random.Random()
-        self._proc = None
-        self._dir = None
+        self.prefetch = prefetch
+        self._cur = self._next = None  # the current run, the prefetched one
+        self._ending = []              # runs ended, not yet reaped
+        self._up = self._down = None
         self._pad = (0.0,) * FEATURES
         if _gym is not None:
             import numpy as np
@@ -133,77 +139,98 @@ class SchedEnv(_Base):
             self.action_space = _gym.spaces.Discrete(queue)
             self.array = True
 
-    # --- the subprocess and its pipes
+    # --- the replay subprocesses
 
-    def _launch(self, start):
-        self._stop()
-        d = self._dir = tempfile.mkdtemp(prefix="schedlab-env-")
+    def _spawn(self, start):
+        """Start replay on the window from record start (not waiting for it)."""
+        d = tempfile.mkdtemp(prefix="schedlab-env-")
         swf = os.path.join(d, "window.swf")
         recs = self.records[start:start + self.window]
         t0 = float(recs[0][1])
-        self._run = {}
+        runs = {}
         with open(swf, "w") as f:
             f.write("; MaxProcs: %d\n" % self.procs)
             for i, r in enumerate(recs):
                 r = list(r)
                 r[0] = str(i + 1)
                 r[1] = "%.17g" % (float(r[1]) - t0)
-                self._run[i] = float(r[3])
+                runs[i] = float(r[3])
                 f.write(" ".join(r) + "\n")
-        up, down = os.path.join(d, "up"), os.path.join(d, "down")
-        os.mkfifo(up)
-        os.mkfifo(down)
-        cmd = "exec 3<&0; cat <&3 >%s & exec cat <%s" % (up, down)
+        # The child (_fdpass.py) sends its standard input and output
+        # over a Unix socket (file descriptor passing).
+        sock = os.path.join(d, "sock")
+        lst = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        lst.bind(sock)
+        lst.listen(1)
+        cmd = "exec %s -S -I %s %s" % (sys.executable, _FDPASS, sock)
         spec = "ext:cmd='%s',timeout=%s" % (cmd, self.timeout)
-        self._err = open(os.path.join(d, "stderr"), "w+")
-        self._proc = subprocess.Popen(
+        err = open(os.path.join(d, "stderr"), "w+")
+        proc = subprocess.Popen(
             [self.replay, "run", "--quiet", "--no-series", "--placement=false",
              "--machine", self.machine, "--alloc", "count", "--sched", spec,
              "--out", os.path.join(d, "out"), swf],
-            stdin=subprocess.DEVNULL, stdout=self._err, stderr=self._err)
-        # Open the pipes without blocking on a replay that failed early.
-        fd = os.open(up, os.O_RDONLY | os.O_NONBLOCK)
-        while True:
-            r, _, _ = select.select([fd], [], [], 0.05)
-            if r:
-                break
-            self._check_alive()
-        os.set_blocking(fd, True)
-        self._up = os.fdopen(fd, "rb")
+            stdin=subprocess.DEVNULL, stdout=err, stderr=err)
+        run = _Run(start, d, proc, err, lst, runs)
+        return run
+
+    def _connect(self, run):
+        """Wait for the child to hand over the engine's pipes: this process
+        then reads and writes them directly."""
+        lst = run.lst
+        run.lst = None
+        lst.settimeout(0.05)
         while True:
             try:
-                wfd = os.open(down, os.O_WRONLY | os.O_NONBLOCK)
+                conn, _ = lst.accept()
                 break
-            except OSError:
-                self._check_alive()
-                time.sleep(0.001)
-        os.set_blocking(wfd, True)
-        self._down = os.fdopen(wfd, "wb")
+            except socket.timeout:
+                run.check()  # do not block on a replay that failed early
+        lst.close()
+        conn.settimeout(None)
+        _, fds, _, _ = socket.recv_fds(conn, 1, 2)
+        run.conn = conn
+        self._up = os.fdopen(fds[0], "rb")
+        self._down = os.fdopen(fds[1], "wb")
+        self._run = run.runs
 
-    def _check_alive(self):
-        if self._proc.poll() is not None:
-            self._err.seek(0)
-            raise RuntimeError("replay exited (%d): %s" % (self._proc.returncode, self._err.read().strip()))
-
-    def _stop(self):
-        if self._proc is not None:
-            for f in (getattr(self, "_down", None), getattr(self, "_up", None)):
+    def _reap(self, kill):
+        """Collect the finished runs (checking their exit status) and, with
+        kill, stop every run."""
+        runs = ([self._cur] if self._cur else []) + self._ending + ([self._next] if kill and self._next else [])
+        if kill:
+            for f in (self._down, self._up):
                 if f is not None:
                     try:
                         f.close()
                     except OSError:
                         pass
             self._down = self._up = None
-            if self._proc.poll() is None:
-                self._proc.terminate()
-            self._proc.wait()
-            self._err.close()
-            self._proc = None
-        if self._dir is not None:
-            shutil.rmtree(self._dir, ignore_errors=True)
-            self._dir = None
+            self._cur = self._next = None
+        self._ending = []
+        failed = None
+        for r in runs:
+            if r is self._cur:
+                continue
+            if not kill and r.proc.poll() is None:
+                self._ending.append(r)  # still writing its results: later
+                continue
+            rc = r.finish(kill)
+            if rc and not kill and failed is None:
+                failed = r.error()
+            r.cleanup()
+        if failed:
+            raise RuntimeError(failed)
+
+    def _stop(self):
+        self._reap(True)
 
     def close(self):
+        """Stop the runs (an unfinished episode's is killed) and check the
+        exit status of those that ended."""
+        for r in self._ending:
+            if r.proc.wait():
+                self._stop()
+                raise RuntimeError(r.error())
         self._stop()
 
     def __del__(self):
@@ -215,18 +242,37 @@ class SchedEnv(_Base):
     # --- the gym API
 
     def reset(self, seed=None, options=None):
+        """Start an episode on a window drawn from the seed (options:
+        {"start": RECORD} picks the window's first record)."""
         if seed is not None:
             self._rng.seed(seed)
         n = len(self.records)
         start = self._rng.randrange(0, n - self.window + 1)
         if options and "start" in options:
             start = options["start"]
+        if self._cur is not None:  # an episode left unfinished
+            self._cur.release()
+            self._ending.append(self._cur)
+            self._cur = None
+            for f in (self._down, self._up):
+                f.close()
+            self._down = self._up = None
+            for r in self._ending:
+                r.proc.terminate()
+        nxt, self._next = self._next, None
+        if nxt is not None and nxt.start != start:
+            nxt.finish(True)
+            nxt.cleanup()
+            nxt = None
+        self._reap(False)
         self.start_record = start
-        self._launch(start)
+        self._cur = nxt or self._spawn(start)
+        self._connect(self._cur)
         self.now = 0
         self.free = self.procs
         self.queue = []       # waiting jobs: [id, record, submit, need, estimate]
-        self.started = {}     # id -> (start, record, submit)
+        self.started = {}     # running: id -> (start, record, submit)
+        self.start_times = []  # (id, start time) of every start, in order
         self._starts = []     # ids started at this instant
         self._pending = None  # a chosen job that does not fit yet
         self._bsld_sum = 0.0
@@ -251,7 +297,7 @@ class SchedEnv(_Base):
         self._advance()
         if self.done:
             mean = self._bsld_sum / max(self.completed, 1)
-            r = -mean if self.reward_mode == "final" else -self._bsld_new / max(self.completed, 1)
+            r = -mean if self.reward_mode == "final" else -self._bsld_new / self.window
             info = self._info(invalid)
             info["mean_bsld"] = mean
             info["jobs"] = self.completed
@@ -268,6 +314,7 @@ class SchedEnv(_Base):
     def _start(self, j):
         self.free -= j[3]
         self.started[j[0]] = (self.now, j[1], j[2])
+        self.start_times.append((j[0], self.now))
         self._starts.append(j[0])
 
     def _reply(self):
@@ -290,7 +337,7 @@ class SchedEnv(_Base):
                 self._in_instant = False
             line = readline()
             if not line:
-                self._check_alive()
+                self._cur.check()
                 raise RuntimeError("replay closed the protocol without an end")
             m = loads(line)
             t = m["type"]
@@ -322,14 +369,17 @@ class SchedEnv(_Base):
             elif t == "end":
                 self.done = True
                 self._up.close()
-                self._up = None
                 self._down.close()
-                self._down = None
-                rc = self._proc.wait()
-                if rc != 0:
-                    self._err.seek(0)
-                    raise RuntimeError("replay exited (%d): %s" % (rc, self._err.read().strip()))
-                self._stop()
+                self._up = self._down = None
+                self._cur.release()  # the child exits
+                self._ending.append(self._cur)  # reaped (status checked) at the next reset or close
+                self._cur = None
+                if self.prefetch:
+                    # Start the next window's replay now, so that it is
+                    # ready at reset (the same draw as reset's, unseeded).
+                    r = random.Random()
+                    r.setstate(self._rng.getstate())
+                    self._next = self._spawn(r.randrange(0, len(self.records) - self.window + 1))
                 return
 
     def _obs(self):
@@ -355,3 +405,39 @@ if _gym is not None:
         _gym.register(id="schedlab/Sched-v0", entry_point="schedlab_ext.env:SchedEnv")
     except Exception:  # already registered
         pass
+
+
+class _Run:
+    """One replay subprocess on one window."""
+
+    def __init__(self, start, d, proc, err, lst, runs):
+        self.start, self.dir, self.proc, self.err, self.lst, self.runs = start, d, proc, err, lst, runs
+        self.conn = None
+
+    def error(self):
+        self.err.seek(0)
+        return "replay exited (%s): %s" % (self.proc.returncode, self.err.read().strip())
+
+    def check(self):
+        if self.proc.poll() is not None:
+            raise RuntimeError(self.error())
+
+    def release(self):
+        """Let the child exit (it waits for this)."""
+        c, self.conn = self.conn, None
+        if c is None:
+            return
+        c.close()
+
+    def finish(self, kill):
+        self.release()
+        if self.lst is not None:
+            self.lst.close()
+            self.lst = None
+        if kill and self.proc.poll() is None:
+            self.proc.terminate()
+        return self.proc.wait()
+
+    def cleanup(self):
+        self.err.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
