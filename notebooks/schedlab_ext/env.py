@@ -250,15 +250,13 @@ class SchedEnv(_Base):
         start = self._rng.randrange(0, n - self.window + 1)
         if options and "start" in options:
             start = options["start"]
-        if self._cur is not None:  # an episode left unfinished
-            self._cur.release()
-            self._ending.append(self._cur)
-            self._cur = None
+        if self._cur is not None:  # an episode left unfinished: stop it
             for f in (self._down, self._up):
                 f.close()
             self._down = self._up = None
-            for r in self._ending:
-                r.proc.terminate()
+            self._cur.finish(True)
+            self._cur.cleanup()
+            self._cur = None
         nxt, self._next = self._next, None
         if nxt is not None and nxt.start != start:
             nxt.finish(True)

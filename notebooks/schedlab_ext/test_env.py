@@ -56,6 +56,9 @@ class TestEnv(unittest.TestCase):
         env = SchedEnv(TRACE, machine="flat:100", window=256, queue=32, replay=REPLAY)
         try:
             a = episode(env, 7, sjf)
+            env.reset(seed=9)
+            for _ in range(20):  # an episode left unfinished is stopped
+                env.step(0)
             b = episode(env, 7, sjf)
             self.assertEqual(a, b)
             c = episode(env, 8, sjf)
