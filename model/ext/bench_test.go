@@ -1,6 +1,7 @@
 package ext
 
 import (
+	"os"
 	"syscall"
 	"testing"
 	"time"
@@ -18,17 +19,20 @@ import (
 // decoding the JSON), fcfs the Go FCFS child (encoding/json).
 func BenchmarkPipe(b *testing.B) {
 	for _, mode := range []string{"trivial", "fcfs"} {
-		b.Run(mode, func(b *testing.B) { benchPipe(b, mode) })
+		b.Run(mode, func(b *testing.B) { benchPipe(b, childCmd(mode)) })
+	}
+	if cmd := os.Getenv("EXT_BENCH_CMD"); cmd != "" {
+		b.Run("env", func(b *testing.B) { benchPipe(b, cmd) })
 	}
 }
 
-func benchPipe(b *testing.B, mode string) {
+func benchPipe(b *testing.B, cmd string) {
 	jobs := make([]policy.Job, b.N)
 	for i := range jobs {
 		jobs[i] = policy.Job{ID: int64(i + 1), Submit: float64(i), Run: 0.5, Estimate: 1, Procs: 1, User: 1}
 	}
 	m := policy.Machine{Kind: policy.Flat, Procs: 1}
-	s, err := New(m, policy.Params{"cmd": childCmd(mode)})
+	s, err := New(m, policy.Params{"cmd": cmd})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -43,6 +43,7 @@ func Spec() policy.SchedulerSpec {
 		Params: []policy.Param{
 			{Name: "cmd", Default: "(required)", Doc: "the command, run by /bin/sh -c; quote it: cmd='python3 my_sched.py'"},
 			{Name: "timeout", Default: "60", Doc: "seconds the process may take to answer one message"},
+			{Name: "pin", Default: "true", Doc: "run the process and the engine's thread on one CPU (Linux; they take turns, and a round trip then costs about half); pin=false for a process that computes on several threads"},
 		},
 		Named: true,
 		New: func(m policy.Machine, p policy.Params) (policy.Scheduler, error) {
@@ -71,8 +72,13 @@ const (
 type Scheduler struct {
 	cmd     string
 	timeout time.Duration
+	pin     bool
 	m       policy.Machine
-	opts    policy.Params // the parameters other than cmd and timeout
+	opts    policy.Params // the parameters other than cmd, timeout and pin
+
+	unpin func() // undoes the pinning, nil when not pinned
+	fit   bool   // the process asked only for instants where a waiting job may fit
+	needs needHeap
 
 	p     *proc
 	err   error
@@ -83,6 +89,8 @@ type Scheduler struct {
 
 	arrived []*policy.Job // since the last message
 	ended   []int32       // since the last message
+	endedAt []float64     // their completion times
+	asked   int           // instant messages sent
 	buf     []byte
 	closed  bool
 }
@@ -102,13 +110,17 @@ func New(m policy.Machine, p policy.Params) (*Scheduler, error) {
 	if !(sec > 0) || math.IsInf(sec, 1) {
 		return nil, fmt.Errorf("parameter timeout=%q: want a positive number of seconds", p["timeout"])
 	}
+	pinned, err := p.Choice("pin", "true", "true", "false")
+	if err != nil {
+		return nil, err
+	}
 	opts := policy.Params{}
 	for k, v := range p {
-		if k != "cmd" && k != "timeout" {
+		if k != "cmd" && k != "timeout" && k != "pin" {
 			opts[k] = v
 		}
 	}
-	return &Scheduler{cmd: cmd, timeout: time.Duration(sec * float64(time.Second)), m: m, opts: opts}, nil
+	return &Scheduler{cmd: cmd, timeout: time.Duration(sec * float64(time.Second)), pin: pinned == "true", m: m, opts: opts}, nil
 }
 
 // Submit records an arrival, sent with the next message.
@@ -121,12 +133,16 @@ func (s *Scheduler) Submit(j *policy.Job) {
 	s.jobs[j.Index] = j
 	s.wait++
 	s.arrived = append(s.arrived, j)
+	if s.fit {
+		s.needs.push(int64(j.Need()), j.Index)
+	}
 }
 
 // Finished records a completion, sent with the next message.
 func (s *Scheduler) Finished(j *policy.Job) {
 	s.state[j.Index] = done
 	s.ended = append(s.ended, j.Index)
+	s.endedAt = append(s.endedAt, j.End)
 }
 
 // Waiting is the number of jobs arrived and not started.
@@ -150,10 +166,16 @@ func (s *Scheduler) Schedule(sys policy.System) {
 			return
 		}
 	}
-	s.buf = s.instant(s.buf[:0], sys.Capacity().Free())
+	free := sys.Capacity().Free()
+	if s.fit && !s.mayFit(free) {
+		return // nothing can start: the events go with the next message
+	}
+	s.buf = s.instant(s.buf[:0], free)
 	clear(s.arrived)
 	s.arrived = s.arrived[:0]
 	s.ended = s.ended[:0]
+	s.endedAt = s.endedAt[:0]
+	s.asked++
 	line, err := s.p.roundTrip(s.buf, s.timeout)
 	if err != nil {
 		s.fail(s.errorf("%v", err))
@@ -177,6 +199,16 @@ func (s *Scheduler) Schedule(sys policy.System) {
 		}
 		sys.Wake(wake)
 	}
+}
+
+// mayFit reports whether some waiting job needs at most free processors
+// (a necessary condition for a start, on every machine).
+func (s *Scheduler) mayFit(free int) bool {
+	h := &s.needs
+	for len(h.a) > 0 && s.state[h.a[0].index] != waiting {
+		h.pop()
+	}
+	return len(h.a) > 0 && h.a[0].need <= int64(free)
 }
 
 // startJob starts job id, which must be waiting and fit.
@@ -211,6 +243,9 @@ func (s *Scheduler) Close() error {
 		return nil
 	}
 	s.closed = true
+	if s.unpin != nil {
+		defer s.unpin()
+	}
 	if s.p == nil {
 		return nil
 	}
@@ -244,6 +279,9 @@ func (s *Scheduler) errorf(format string, a ...any) error {
 
 // start starts the process and shakes hands.
 func (s *Scheduler) start() error {
+	if s.pin {
+		s.unpin = pin() // before the fork: the process inherits the CPU
+	}
 	p, err := startProc(s.cmd, s.timeout)
 	if err != nil {
 		return s.errorf("cannot start: %v", err)
@@ -254,13 +292,24 @@ func (s *Scheduler) start() error {
 		return s.errorf("%v", err)
 	}
 	var h struct {
-		Protocol *int `json:"protocol"`
+		Protocol *int   `json:"protocol"`
+		Ask      string `json:"ask"`
 	}
 	if json := bytes.TrimSpace(line); len(json) == 0 || json[0] != '{' || unmarshal(json, &h) != nil || h.Protocol == nil {
 		return s.errorf("malformed handshake reply %s: want {\"protocol\":%d}", show(line), Version)
 	}
 	if *h.Protocol != Version {
 		return s.errorf("handshake reply %s: protocol %d, this engine speaks %d", show(line), *h.Protocol, Version)
+	}
+	switch h.Ask {
+	case "", "every":
+	case "fit":
+		s.fit = true
+		for _, j := range s.arrived { // before the handshake
+			s.needs.push(int64(j.Need()), j.Index)
+		}
+	default:
+		return s.errorf("handshake reply %s: ask %q: want \"every\" or \"fit\"", show(line), h.Ask)
 	}
 	return nil
 }
@@ -313,6 +362,15 @@ func (s *Scheduler) instant(b []byte, free int) []byte {
 			b = append(b, ',')
 		}
 		b = strconv.AppendInt(b, int64(id), 10)
+	}
+	if s.fit {
+		b = append(b, `],"done_time":[`...)
+		for i, t := range s.endedAt {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendNum(b, t)
+		}
 	}
 	b = append(b, `],"jobs":[`...)
 	for i, j := range s.arrived {
@@ -609,4 +667,45 @@ func (t *tail) last() string {
 	defer t.mu.Unlock()
 	lines := strings.Split(strings.TrimSpace(string(t.b)), "\n")
 	return show([]byte(strings.TrimSpace(lines[len(lines)-1])))
+}
+
+// needHeap is a min-heap of waiting jobs by need (entries of jobs no longer
+// waiting are dropped when they reach the top).
+type needHeap struct{ a []needEntry }
+
+type needEntry struct {
+	need  int64
+	index int32
+}
+
+func (h *needHeap) push(need int64, index int32) {
+	h.a = append(h.a, needEntry{need, index})
+	for i := len(h.a) - 1; i > 0; {
+		p := (i - 1) / 2
+		if h.a[p].need <= h.a[i].need {
+			break
+		}
+		h.a[p], h.a[i] = h.a[i], h.a[p]
+		i = p
+	}
+}
+
+func (h *needHeap) pop() {
+	n := len(h.a) - 1
+	h.a[0] = h.a[n]
+	h.a = h.a[:n]
+	for i := 0; ; {
+		l, m := 2*i+1, i
+		if l < n && h.a[l].need < h.a[m].need {
+			m = l
+		}
+		if r := l + 1; r < n && h.a[r].need < h.a[m].need {
+			m = r
+		}
+		if m == i {
+			return
+		}
+		h.a[i], h.a[m] = h.a[m], h.a[i]
+		i = m
+	}
 }

@@ -88,6 +88,45 @@ func TestGoldenExchange(t *testing.T) {
 	}
 }
 
+// With "ask":"fit" the process is asked only at instants where a waiting
+// job may fit (by count): on flat:4, job 3's arrival at 1 (nothing fits
+// in 0 free) and the last completion (nothing waits) are not asked, and
+// their events come with the next message. The schedule is FCFS's.
+func TestAskFit(t *testing.T) {
+	log := t.TempDir() + "/log"
+	jobs := []policy.Job{
+		{ID: 1, Submit: 0, Run: 10, Estimate: 10, Procs: 4, User: 1},
+		{ID: 2, Submit: 0, Run: 2, Estimate: 2, Procs: 1, User: 1},
+		{ID: 3, Submit: 1, Run: 1, Estimate: 1, Procs: 4, User: 1},
+	}
+	res, err := run(t, "EXT_LOG="+log+" "+childCmd("fcfs-fit"), jobs, 4, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `> {"type":"hello","protocol":1,"machine":"flat:4","kind":"flat","request":"count","procs":4,"width":0,"height":0,"dim":0,"options":{}}
+< {"protocol":1,"ask":"fit"}
+> {"type":"instant","time":0,"free":4,"done":[],"done_time":[],"jobs":[{"id":0,"job":1,"record":0,"submit":0,"procs":4,"need":4,"estimate":10,"user":1},{"id":1,"job":2,"record":0,"submit":0,"procs":1,"need":1,"estimate":2,"user":1}]}
+< {"start":[0]}
+> {"type":"instant","time":10,"free":4,"done":[0],"done_time":[10],"jobs":[{"id":2,"job":3,"record":0,"submit":1,"procs":4,"need":4,"estimate":1,"user":1}]}
+< {"start":[1]}
+> {"type":"instant","time":12,"free":4,"done":[1],"done_time":[12],"jobs":[]}
+< {"start":[2]}
+> {"type":"end","time":13}
+`
+	if string(got) != want {
+		t.Errorf("exchange:\n%s\nwant:\n%s", got, want)
+	}
+	for i, start := range []float64{0, 10, 12} {
+		if res.Jobs[i].Start != start {
+			t.Errorf("job %d starts at %g, want %g", i, res.Jobs[i].Start, start)
+		}
+	}
+}
+
 // Each way the process can fail the run gives one line naming the
 // command, the simulated time and the offending message.
 func TestErrors(t *testing.T) {
@@ -102,6 +141,7 @@ func TestErrors(t *testing.T) {
 		{"close", "", `t=0: the process closed its output without replying`},
 		{"silent", "0.2", `t=0: no reply within 200ms`},
 		{"version", "", `t=0: handshake reply {"protocol":2}: protocol 2, this engine speaks 1`},
+		{"ask", "", `t=0: handshake reply {"protocol":1,"ask":"sometimes"}: ask "sometimes": want "every" or "fit"`},
 	} {
 		t.Run(c.mode, func(t *testing.T) {
 			cmd := childCmd(c.mode)
@@ -141,6 +181,7 @@ func TestParams(t *testing.T) {
 		{policy.Params{}, "parameter cmd is required (ext:cmd='python3 my_sched.py')"},
 		{policy.Params{"cmd": "x", "timeout": "0"}, `parameter timeout="0": want a positive number of seconds`},
 		{policy.Params{"cmd": "x", "timeout": "soon"}, `parameter timeout="soon": not a number`},
+		{policy.Params{"cmd": "x", "pin": "yes"}, `parameter pin="yes": want one of true, false`},
 	} {
 		if _, err := New(m, c.p); err == nil || err.Error() != c.want {
 			t.Errorf("%v: error %v, want %s", c.p, err, c.want)

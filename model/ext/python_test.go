@@ -34,7 +34,7 @@ func realLog(t *testing.T, name string, procs int) (policy.Machine, []policy.Job
 
 // samePython checks that the Python example (notebooks/schedlab_ext/
 // examples/NAME.py) schedules jobs as the built-in, job for job.
-func samePython(t *testing.T, name string, builtin policy.Scheduler, m policy.Machine, jobs []policy.Job) {
+func samePython(t *testing.T, name string, builtin policy.Scheduler, m policy.Machine, jobs []policy.Job, params policy.Params) {
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("no python3 on PATH")
@@ -44,7 +44,7 @@ func samePython(t *testing.T, name string, builtin policy.Scheduler, m policy.Ma
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := run(t, "'"+py+"' "+script, append([]policy.Job(nil), jobs...), m.Procs, nil)
+	got, err := run(t, "'"+py+"' "+script, append([]policy.Job(nil), jobs...), m.Procs, params)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func samePython(t *testing.T, name string, builtin policy.Scheduler, m policy.Ma
 // the whole KTH-SP2 log as the built-in easy, job for job (about 1 s).
 func TestPythonEASYIsEASYOnKTH(t *testing.T) {
 	m, jobs := realLog(t, "KTH-SP2-1996-2.1-cln.swf.gz", 100)
-	samePython(t, "easy", backfill.NewEASY(), m, jobs)
+	samePython(t, "easy", backfill.NewEASY(), m, jobs, nil)
 }
 
 // The Python FCFS, on KTH-SP2 (with -short skipped: EASY above covers
@@ -72,17 +72,21 @@ func TestPythonFCFSIsFCFSOnKTH(t *testing.T) {
 		t.Skip("a whole real log; skipped with -short")
 	}
 	m, jobs := realLog(t, "KTH-SP2-1996-2.1-cln.swf.gz", 100)
-	samePython(t, "fcfs", sched.NewFCFS(), m, jobs)
+	samePython(t, "fcfs", sched.NewFCFS(), m, jobs, nil)
 }
 
-// Both on NASA iPSC/860, flat:128.
+// Both on NASA iPSC/860, flat:128, asked at every instant (ask=every) and
+// only where a job may fit (the client's default).
 func TestPythonOnNASA(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a whole real log; skipped with -short")
 	}
 	m, jobs := realLog(t, "NASA-iPSC-1993-3.1-cln.swf.gz", 128)
-	t.Run("fcfs", func(t *testing.T) { samePython(t, "fcfs", sched.NewFCFS(), m, jobs) })
-	t.Run("easy", func(t *testing.T) { samePython(t, "easy", backfill.NewEASY(), m, jobs) })
+	for _, ask := range []string{"fit", "every"} {
+		p := policy.Params{"ask": ask}
+		t.Run("fcfs/"+ask, func(t *testing.T) { samePython(t, "fcfs", sched.NewFCFS(), m, jobs, p) })
+		t.Run("easy/"+ask, func(t *testing.T) { samePython(t, "easy", backfill.NewEASY(), m, jobs, p) })
+	}
 }
 
 // The gym-style environment (notebooks/schedlab_ext/env.py) over a
@@ -109,6 +113,26 @@ func TestPythonEnv(t *testing.T) {
 	cmd := exec.Command(py, "-m", "unittest", "-v", "schedlab_ext.test_env")
 	cmd.Dir = filepath.Join("..", "..", "notebooks")
 	cmd.Env = append(os.Environ(), "SCHEDLAB_REPLAY="+bin, "PYTHONDONTWRITEBYTECODE=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "Ran 3 tests") || strings.Contains(string(out), "skipped") {
+		t.Fatalf("the Python tests did not all run:\n%s", out)
+	}
+}
+
+// The Python client's unit tests (notebooks/schedlab_ext/test_client.py):
+// the handshake's ask, and the events of instants not asked passed on in
+// the engine's order.
+func TestPythonClient(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 on PATH")
+	}
+	cmd := exec.Command(py, "-m", "unittest", "-v", "schedlab_ext.test_client")
+	cmd.Dir = filepath.Join("..", "..", "notebooks")
+	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)

@@ -32,12 +32,16 @@ func kth(t *testing.T, n int) (policy.Machine, []policy.Job) {
 
 // sameAsFCFS checks that an external child's schedule is the built-in
 // fcfs's, job for job.
-func sameAsFCFS(t *testing.T, cmd string, m policy.Machine, jobs []policy.Job) {
+func sameAsFCFS(t *testing.T, cmd string, m policy.Machine, jobs []policy.Job, params ...string) {
 	want, err := engine.Run(append([]policy.Job(nil), jobs...), m, flat.NewCount(m.Procs), sched.NewFCFS(), engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := run(t, cmd, append([]policy.Job(nil), jobs...), m.Procs, nil)
+	p := policy.Params{}
+	for i := 0; i+1 < len(params); i += 2 {
+		p[params[i]] = params[i+1]
+	}
+	got, err := run(t, cmd, append([]policy.Job(nil), jobs...), m.Procs, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,6 +59,8 @@ func TestGoChildIsFCFS(t *testing.T) {
 	}
 	m, jobs := kth(t, 1<<30)
 	sameAsFCFS(t, childCmd("fcfs"), m, jobs)
+	sameAsFCFS(t, childCmd("fcfs-fit"), m, jobs) // asked only where a job may fit
+	sameAsFCFS(t, childCmd("fcfs"), m, jobs, "pin", "false")
 }
 
 // A Python FCFS (testdata/fcfs.py, standard library) schedules a slice

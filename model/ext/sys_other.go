@@ -8,3 +8,6 @@ import "syscall"
 func sysProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true}
 }
+
+// pin does nothing here (Linux only): nil.
+func pin() func() { return nil }

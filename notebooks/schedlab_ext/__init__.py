@@ -33,13 +33,14 @@ class Job:
     with ``System.free``), ``estimate`` the runtime estimate (``inf`` when
     the engine sends null).  ``priority``, ``deadline``, ``work``,
     ``efficiency``, ``max_par`` are -1 and ``w``, ``h`` 0 when absent.
-    ``start`` is the time the job started (None while it waits).  The
-    actual run time is never sent: a job's end is known when it is done.
+    ``start`` is the time the job started (None while it waits), ``end``
+    the time it completed (None until ``finished``).  The actual run time
+    is never sent: a job's end is known when it is done.
     """
 
     __slots__ = ("id", "job", "record", "submit", "procs", "need", "estimate", "user",
                  "w", "h", "priority", "deadline", "work", "efficiency", "max_par",
-                 "start", "data")
+                 "start", "end", "data")
 
     def __init__(self, d):
         self.id = d["id"]
@@ -59,6 +60,7 @@ class Job:
         self.efficiency = d.get("efficiency", -1)
         self.max_par = d.get("max_par", -1)
         self.start = None
+        self.end = None
         self.data = None  # free for the scheduler's own use
 
     def __repr__(self):
@@ -116,9 +118,19 @@ class Scheduler:
     (``finished``), then every arrival (``submit``), then one
     ``schedule`` call.  Override the three; ``hello(info)`` is called once
     with the handshake (machine and options) before any job.
+
+    ``ask = "fit"`` (the default) has the engine ask only at instants
+    where a waiting job may fit (``need <= free``): the others could start
+    nothing, and skipping them halves the round trips on a typical log.
+    ``finished`` and ``submit`` are still called for every event, in the
+    engine's order (``job.end`` and ``job.submit`` give their times); only
+    ``schedule`` calls that could start nothing are left out.  Set
+    ``ask = "every"`` to have ``schedule`` called at every instant (or
+    give ``ask=every`` in the scheduler spec: ``ext:cmd='...',ask=every``).
     """
 
     name = "python"
+    ask = "fit"
 
     def hello(self, info):
         """The handshake: info is the hello message (a dict)."""
@@ -131,6 +143,29 @@ class Scheduler:
 
     def schedule(self, system):
         """Start jobs with ``system.start(job)``."""
+
+
+def _replay(done, ends, jobs, sysv, running, finished, submit):
+    """Call finished and submit for events of several instants (ask="fit")
+    in the engine's order: by time, completions before arrivals."""
+    k, n = 0, len(done)
+    for d in jobs:
+        t = d["submit"]
+        while k < n and ends[k] <= t:
+            _finish(done[k], ends[k], sysv, running, finished)
+            k += 1
+        sysv.now = t
+        submit(Job(d))
+    while k < n:
+        _finish(done[k], ends[k], sysv, running, finished)
+        k += 1
+
+
+def _finish(i, t, sysv, running, finished):
+    sysv.now = t
+    j = running.pop(i)
+    j.end = t
+    finished(j)
 
 
 def run(scheduler, stdin=None, stdout=None):
@@ -155,7 +190,10 @@ def run(scheduler, stdin=None, stdout=None):
                          % (msg.get("protocol"), PROTOCOL))
     sysv = System(msg)
     scheduler.hello(msg)
-    write(b'{"protocol":1,"name":%s}\n' % json.dumps(str(scheduler.name)).encode())
+    ask = (msg.get("options") or {}).get("ask") or getattr(scheduler, "ask", "every")
+    if ask not in ("every", "fit"):
+        raise ValueError("schedlab_ext: ask=%r: want 'every' or 'fit'" % (ask,))
+    write(b'{"protocol":1,"name":%s,"ask":"%s"}\n' % (json.dumps(str(scheduler.name)).encode(), ask.encode()))
     flush()
     running = sysv.running
     submit = scheduler.submit
@@ -172,12 +210,20 @@ def run(scheduler, stdin=None, stdout=None):
                 sysv.now = msg["time"]
                 return sysv
             raise ValueError("schedlab_ext: unknown message %r" % (line[:200],))
-        sysv.now = msg["time"]
+        now = msg["time"]
         sysv.free = msg["free"]
-        for i in msg["done"]:
-            finished(running.pop(i))
-        for d in msg["jobs"]:
-            submit(Job(d))
+        ends = msg.get("done_time")
+        if ends is None or (not ends or ends[-1] == now) and (not msg["jobs"] or msg["jobs"][0]["submit"] == now):
+            sysv.now = now  # every event at this instant
+            for i in msg["done"]:
+                j = running.pop(i)
+                j.end = now
+                finished(j)
+            for d in msg["jobs"]:
+                submit(Job(d))
+        else:
+            _replay(msg["done"], ends, msg["jobs"], sysv, running, finished, submit)
+        sysv.now = now
         sysv._starts = starts = []
         sysv._wake = None
         schedule(sysv)

@@ -22,8 +22,10 @@ func Main() {
 }
 
 // Cmd is the shell command that runs this binary as a child in mode:
-// "fcfs" (FCFS, well behaved), "trivial" (starts every job on arrival,
-// reading ids without decoding JSON), or a variant that misbehaves at its
+// "fcfs" (FCFS, well behaved), "fcfs-fit" (the same, asking only for
+// instants where a job may fit), "trivial" (starts every job on arrival,
+// reading ids without decoding JSON), "trivial-fit", "ask" (an unknown ask
+// in its handshake), or a variant that misbehaves at its
 // first instant: unknown, twice, nofit, malformed, wake, crash, close,
 // silent (never replies), version (protocol 2); again is FCFS that
 // restarts the first job it is told has completed. With EXT_LOG=path in the
@@ -68,8 +70,8 @@ func child(mode string) {
 	type job struct{ id, need int }
 	var queue []job
 	var b []byte
-	if mode == "trivial" {
-		trivial(in, out)
+	if mode == "trivial" || mode == "trivial-fit" {
+		trivial(in, out, mode == "trivial-fit")
 		return
 	}
 	for in.Scan() {
@@ -83,11 +85,16 @@ func child(mode string) {
 		}
 		switch m.Type {
 		case "hello":
-			if mode == "version" {
+			switch mode {
+			case "version":
 				reply(`{"protocol":2}`)
-				continue
+			case "fcfs-fit":
+				reply(`{"protocol":1,"ask":"fit"}`)
+			case "ask":
+				reply(`{"protocol":1,"ask":"sometimes"}`)
+			default:
+				reply(`{"protocol":1}`)
 			}
-			reply(`{"protocol":1}`)
 			continue
 		case "end":
 			return
@@ -142,13 +149,17 @@ func child(mode string) {
 // trivial starts every job as it arrives (the machine must hold them
 // all), reading the ids without decoding the JSON: the cheapest scheduler,
 // for the benchmark.
-func trivial(in *bufio.Scanner, out *bufio.Writer) {
+func trivial(in *bufio.Scanner, out *bufio.Writer, fit bool) {
 	key := []byte(`{"id":`)
 	for in.Scan() {
 		line := in.Bytes()
 		switch {
 		case bytes.HasPrefix(line, []byte(`{"type":"hello"`)):
-			out.WriteString(`{"protocol":1}` + "\n")
+			if fit {
+				out.WriteString(`{"protocol":1,"ask":"fit"}` + "\n")
+			} else {
+				out.WriteString(`{"protocol":1}` + "\n")
+			}
 		case bytes.HasPrefix(line, []byte(`{"type":"end"`)):
 			return
 		default:
