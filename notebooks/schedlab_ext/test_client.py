@@ -53,7 +53,7 @@ class TestClient(unittest.TestCase):
         with self.assertRaises(ValueError):
             exchange(Log("sometimes", []), [])
 
-    def test_events_of_skipped_instants_in_engine_order(self):
+    def test_events_of_instants_not_asked_in_engine_order(self):
         # Instants 0 (asked), 1 and 2 (not asked: nothing fits), 5 (asked):
         # job 0 starts at 0 and ends at 2; job 1 arrives at 1, job 2 at 2.
         msgs = [
