@@ -2,6 +2,7 @@ package ext
 
 import (
 	"os"
+	"os/exec"
 	"syscall"
 	"testing"
 	"time"
@@ -13,26 +14,49 @@ import (
 
 // BenchmarkPipe replays b.N one-processor jobs, one arrival and one
 // completion instant each, through a child: instants/s is the rate of
-// round trips through the pipe, and go-cpu-ns/instant the CPU time (user +
+// simulated instants, replies/s the rate of round trips through the pipe
+// (instants answered: every instant, or with ask=fit only those where a
+// job may fit: the arrivals), and go-cpu-ns/instant the CPU time (user +
 // system) of the engine's process per instant, the Go side's overhead.
-// Trivial is the cheapest child (it starts each job on arrival without
-// decoding the JSON), fcfs the Go FCFS child (encoding/json).
+// The children: trivial, the cheapest Go scheduler (it starts each job on
+// arrival without decoding the JSON), fcfs the Go FCFS (encoding/json),
+// py-trivial testdata/trivial.py (reading the ids as the Go trivial does),
+// py-json the same decoding each message with json.loads, py-client the
+// schedlab_ext client with its trivial example (ask=fit, its default);
+// each with the process pinned to the engine's CPU (the default) and not.
+// EXT_BENCH_CMD adds a child of one's own ("env").
 func BenchmarkPipe(b *testing.B) {
-	for _, mode := range []string{"trivial", "fcfs"} {
-		b.Run(mode, func(b *testing.B) { benchPipe(b, childCmd(mode)) })
+	children := [][2]string{
+		{"trivial", childCmd("trivial")},
+		{"trivial-fit", childCmd("trivial-fit")},
+		{"fcfs", childCmd("fcfs")},
+	}
+	if py, err := exec.LookPath("python3"); err == nil {
+		children = append(children,
+			[2]string{"py-trivial", "exec '" + py + "' testdata/trivial.py"},
+			[2]string{"py-trivial-fit", "exec '" + py + "' testdata/trivial.py fit"},
+			[2]string{"py-json", "exec '" + py + "' testdata/trivial.py json"},
+			[2]string{"py-json-fit", "exec '" + py + "' testdata/trivial.py json fit"},
+			[2]string{"py-client", "exec '" + py + "' ../../notebooks/schedlab_ext/examples/trivial.py"},
+		)
 	}
 	if cmd := os.Getenv("EXT_BENCH_CMD"); cmd != "" {
-		b.Run("env", func(b *testing.B) { benchPipe(b, cmd) })
+		children = append(children, [2]string{"env", cmd})
+	}
+	for _, c := range children {
+		for _, pin := range []string{"true", "false"} {
+			b.Run(c[0]+"/pin="+pin, func(b *testing.B) { benchPipe(b, c[1], pin) })
+		}
 	}
 }
 
-func benchPipe(b *testing.B, cmd string) {
+func benchPipe(b *testing.B, cmd, pin string) {
 	jobs := make([]policy.Job, b.N)
 	for i := range jobs {
 		jobs[i] = policy.Job{ID: int64(i + 1), Submit: float64(i), Run: 0.5, Estimate: 1, Procs: 1, User: 1}
 	}
 	m := policy.Machine{Kind: policy.Flat, Procs: 1}
-	s, err := New(m, policy.Params{"cmd": cmd})
+	s, err := New(m, policy.Params{"cmd": cmd, "pin": pin})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -47,8 +71,10 @@ func benchPipe(b *testing.B, cmd string) {
 		b.Fatal(err)
 	}
 	b.StopTimer()
+	sec := time.Since(start).Seconds()
 	instants := 2 * float64(b.N)
-	b.ReportMetric(instants/time.Since(start).Seconds(), "instants/s")
+	b.ReportMetric(instants/sec, "instants/s")
+	b.ReportMetric(float64(s.asked)/sec, "replies/s")
 	b.ReportMetric(float64(cpuTime()-cpu0)/instants, "go-cpu-ns/instant")
 }
 
