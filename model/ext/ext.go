@@ -42,6 +42,7 @@ func Spec() policy.SchedulerSpec {
 		Doc:  "an external scheduler: a process speaking the protocol of docs/protocol.md (newline-delimited JSON on its stdin and stdout, one round trip per instant); run only when named; other key=value parameters are passed to the process",
 		Params: []policy.Param{
 			{Name: "cmd", Default: "(required)", Doc: "the command, run by /bin/sh -c; quote it: cmd='python3 my_sched.py'"},
+			{Name: "socket", Default: "", Doc: "instead of cmd: the path of a Unix socket on which a scheduler already running listens (a notebook, an agent); the engine connects to it"},
 			{Name: "timeout", Default: "60", Doc: "seconds the process may take to answer one message"},
 			{Name: "pin", Default: "true", Doc: "run the process and the engine's thread on one CPU (Linux; they take turns, and a round trip then costs about half); pin=false for a process that computes on several threads"},
 		},
@@ -70,7 +71,8 @@ const (
 // whoever runs the engine calls it after the run (the experiment runner
 // does; engine.Run alone does not).
 type Scheduler struct {
-	cmd     string
+	cmd     string // the command, or the socket's path
+	socket  bool   // cmd is a socket's path
 	timeout time.Duration
 	pin     bool
 	m       policy.Machine
@@ -99,9 +101,14 @@ type Scheduler struct {
 // cmd (required), timeout (seconds, default 60), and any others, passed to
 // the process.
 func New(m policy.Machine, p policy.Params) (*Scheduler, error) {
-	cmd := strings.TrimSpace(p["cmd"])
-	if cmd == "" {
-		return nil, fmt.Errorf("parameter cmd is required (ext:cmd='python3 my_sched.py')")
+	cmd, sock := strings.TrimSpace(p["cmd"]), strings.TrimSpace(p["socket"])
+	switch {
+	case cmd != "" && sock != "":
+		return nil, fmt.Errorf("parameters cmd and socket: give one, not both")
+	case cmd == "" && sock == "":
+		return nil, fmt.Errorf("parameter cmd is required (ext:cmd='python3 my_sched.py'), or socket")
+	case sock != "":
+		cmd = sock
 	}
 	sec, err := p.Float("timeout", DefaultTimeout.Seconds())
 	if err != nil {
@@ -116,11 +123,11 @@ func New(m policy.Machine, p policy.Params) (*Scheduler, error) {
 	}
 	opts := policy.Params{}
 	for k, v := range p {
-		if k != "cmd" && k != "timeout" && k != "pin" {
+		if k != "cmd" && k != "socket" && k != "timeout" && k != "pin" {
 			opts[k] = v
 		}
 	}
-	return &Scheduler{cmd: cmd, timeout: time.Duration(sec * float64(time.Second)), pin: pinned == "true", m: m, opts: opts}, nil
+	return &Scheduler{cmd: cmd, socket: sock != "", timeout: time.Duration(sec * float64(time.Second)), pin: pinned == "true" && sock == "", m: m, opts: opts}, nil
 }
 
 // Submit records an arrival, sent with the next message.
@@ -274,7 +281,11 @@ func (s *Scheduler) fail(err error) {
 
 // errorf prefixes an error with the process and the simulated time.
 func (s *Scheduler) errorf(format string, a ...any) error {
-	return fmt.Errorf("ext %q: t=%s: %s", s.cmd, num(s.now), fmt.Sprintf(format, a...))
+	what := "ext"
+	if s.socket {
+		what = "ext socket"
+	}
+	return fmt.Errorf("%s %q: t=%s: %s", what, s.cmd, num(s.now), fmt.Sprintf(format, a...))
 }
 
 // start starts the process and shakes hands.
@@ -282,9 +293,13 @@ func (s *Scheduler) start() error {
 	if s.pin {
 		s.unpin = pin() // before the fork: the process inherits the CPU
 	}
-	p, err := startProc(s.cmd, s.timeout)
+	start, verb := startProc, "start"
+	if s.socket {
+		start, verb = dial, "connect"
+	}
+	p, err := start(s.cmd, s.timeout)
 	if err != nil {
-		return s.errorf("cannot start: %v", err)
+		return s.errorf("cannot %s: %v", verb, err)
 	}
 	s.p = p
 	line, err := p.roundTrip(s.hello(nil), s.timeout)
@@ -455,9 +470,10 @@ func show(line []byte) string {
 
 // proc is one running external process.
 type proc struct {
-	cmd    *exec.Cmd
-	in     *os.File // its stdin
-	out    *os.File // its stdout
+	cmd    *exec.Cmd // nil for a socket
+	sock   int       // the socket's descriptor
+	in     *os.File  // its stdin
+	out    *os.File  // its stdout
 	r      *bufio.Reader
 	stderr *tail
 	exited chan struct{} // closed once it has exited
@@ -465,6 +481,7 @@ type proc struct {
 	due    atomic.Int64  // when the reply awaited is due (Unix ns), 0 when none is
 	late   atomic.Bool   // the watchdog killed the process: a reply was late
 	once   sync.Once
+	shut   sync.Once // a socket's shutdown
 }
 
 var (
@@ -522,6 +539,26 @@ func startProc(cmd string, timeout time.Duration) (*proc, error) {
 		p.status = c.Wait()
 		close(p.exited)
 	}()
+	go p.watch(timeout)
+	return p, nil
+}
+
+// dial connects to the Unix socket at path, a blocking descriptor (as the
+// pipes are), with a watchdog as startProc's.
+func dial(path string, timeout time.Duration) (*proc, error) {
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Connect(fd, &syscall.SockaddrUnix{Name: path}); err != nil {
+		syscall.Close(fd)
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), path)
+	p := &proc{sock: fd, in: f, out: f, r: bufio.NewReaderSize(f, 64<<10), stderr: &tail{}, exited: make(chan struct{})}
+	liveMu.Lock()
+	live[p] = true
+	liveMu.Unlock()
 	go p.watch(timeout)
 	return p, nil
 }
@@ -586,6 +623,9 @@ func (p *proc) roundTrip(msg []byte, timeout time.Duration) ([]byte, error) {
 // gone describes a process whose output ended: it exited (with its status
 // and its stderr's last line), or it closed its output and still runs.
 func (p *proc) gone(when string) error {
+	if p.cmd == nil {
+		return fmt.Errorf("the scheduler closed the connection %s", when)
+	}
 	select {
 	case <-p.exited:
 	case <-time.After(time.Second):
@@ -606,6 +646,9 @@ func (p *proc) gone(when string) error {
 // to exit.
 func (p *proc) end(msg []byte, timeout time.Duration) error {
 	p.in.Write(msg) // a process that exits before reading it has ended too
+	if p.cmd == nil {
+		return nil // the socket is closed by kill
+	}
 	p.in.Close()
 	select {
 	case <-p.exited:
@@ -631,7 +674,9 @@ func (p *proc) kill() {
 		case <-time.After(5 * time.Second): // never expected after SIGKILL; do not hang an interrupt
 		}
 		p.in.Close()
-		p.out.Close()
+		if p.out != p.in {
+			p.out.Close()
+		}
 		liveMu.Lock()
 		delete(live, p)
 		liveMu.Unlock()
@@ -640,6 +685,13 @@ func (p *proc) kill() {
 
 // killGroup kills the process and the rest of its group.
 func (p *proc) killGroup() {
+	if p.cmd == nil {
+		p.shut.Do(func() {
+			syscall.Shutdown(p.sock, syscall.SHUT_RDWR) // wakes a blocked read
+			close(p.exited)
+		})
+		return
+	}
 	if pid := p.cmd.Process.Pid; pid > 0 {
 		syscall.Kill(-pid, syscall.SIGKILL)
 	}

@@ -2,7 +2,11 @@ package ext
 
 import (
 	"fmt"
+	"io"
+	"net"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -178,7 +182,8 @@ func TestParams(t *testing.T) {
 		p    policy.Params
 		want string
 	}{
-		{policy.Params{}, "parameter cmd is required (ext:cmd='python3 my_sched.py')"},
+		{policy.Params{}, "parameter cmd is required (ext:cmd='python3 my_sched.py'), or socket"},
+		{policy.Params{"cmd": "x", "socket": "/tmp/s"}, "parameters cmd and socket: give one, not both"},
 		{policy.Params{"cmd": "x", "timeout": "0"}, `parameter timeout="0": want a positive number of seconds`},
 		{policy.Params{"cmd": "x", "timeout": "soon"}, `parameter timeout="soon": not a number`},
 		{policy.Params{"cmd": "x", "pin": "yes"}, `parameter pin="yes": want one of true, false`},
@@ -276,5 +281,65 @@ func TestParseReply(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%q: %s, want %s", c.in, got, c.want)
 		}
+	}
+}
+
+// socket= connects to a scheduler that listens on a Unix socket: here the
+// Go FCFS child started on the accepted connection; its schedule is
+// tiny's FCFS. A peer that closes the connection, and a path where
+// nothing listens, each give one line.
+func TestSocket(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sock")
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	serve := func(mode string) {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		f, _ := c.(*net.UnixConn).File()
+		c.Close()
+		defer f.Close()
+		switch mode {
+		case "close":
+			return
+		case "silent": // reads, never replies
+			io.Copy(io.Discard, f)
+			return
+		}
+		cmd := exec.Command("/bin/sh", "-c", childCmd(mode))
+		cmd.Stdin, cmd.Stdout = f, f
+		cmd.Run()
+	}
+	go serve("fcfs")
+	res, err := run(t, "", tiny(), 4, policy.Params{"cmd": "", "socket": path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, start := range []float64{0, 10, 15} {
+		if res.Jobs[i].Start != start {
+			t.Errorf("job %d starts at %g, want %g", i, res.Jobs[i].Start, start)
+		}
+	}
+	go serve("close")
+	_, err = run(t, "", tiny(), 4, policy.Params{"cmd": "", "socket": path})
+	if want := fmt.Sprintf("ext socket %q: t=0: the scheduler closed the connection without replying", path); err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+	go serve("silent")
+	_, err = run(t, "", tiny(), 4, policy.Params{"cmd": "", "socket": path, "timeout": "0.2"})
+	if want := fmt.Sprintf("ext socket %q: t=0: no reply within 200ms", path); err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+	missing := filepath.Join(t.TempDir(), "none")
+	_, err = run(t, "", tiny(), 4, policy.Params{"cmd": "", "socket": missing})
+	if want := fmt.Sprintf("ext socket %q: t=0: cannot connect: no such file or directory", missing); err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+	if n := liveCount(); n != 0 {
+		t.Fatalf("%d connections left", n)
 	}
 }
