@@ -44,7 +44,7 @@ func Spec() policy.SchedulerSpec {
 			{Name: "cmd", Default: "(required)", Doc: "the command, run by /bin/sh -c; quote it: cmd='python3 my_sched.py'"},
 			{Name: "socket", Default: "", Doc: "instead of cmd: the path of a Unix socket on which a scheduler already running listens (a notebook, an agent); the engine connects to it"},
 			{Name: "timeout", Default: "60", Doc: "seconds the process may take to answer one message"},
-			{Name: "pin", Default: "true", Doc: "run the process and the engine's thread on one CPU (Linux; they take turns, and a round trip then costs about half); pin=false for a process that computes on several threads"},
+			{Name: "pin", Default: "true", Doc: "run the process and the engine's thread on one CPU (Linux; they take turns, and a round trip then costs about half); pin=false for a process that computes on several threads; with socket=, the engine's thread is pinned and the handshake names its CPU (cpu), for the scheduler to join it"},
 		},
 		Named: true,
 		New: func(m policy.Machine, p policy.Params) (policy.Scheduler, error) {
@@ -79,6 +79,7 @@ type Scheduler struct {
 	opts    policy.Params // the parameters other than cmd, timeout and pin
 
 	unpin func() // undoes the pinning, nil when not pinned
+	cpu   int    // the CPU pinned to
 	fit   bool   // the process asked only for instants where a waiting job may fit
 	needs needHeap
 
@@ -127,7 +128,7 @@ func New(m policy.Machine, p policy.Params) (*Scheduler, error) {
 			opts[k] = v
 		}
 	}
-	return &Scheduler{cmd: cmd, socket: sock != "", timeout: time.Duration(sec * float64(time.Second)), pin: pinned == "true" && sock == "", m: m, opts: opts}, nil
+	return &Scheduler{cmd: cmd, socket: sock != "", timeout: time.Duration(sec * float64(time.Second)), pin: pinned == "true", m: m, opts: opts}, nil
 }
 
 // Submit records an arrival, sent with the next message.
@@ -262,6 +263,9 @@ func (s *Scheduler) Close() error {
 	}
 	s.buf = append(s.buf[:0], `{"type":"end","time":`...)
 	s.buf = appendNum(s.buf, s.now)
+	if s.fit { // the completions not reported yet
+		s.buf = s.appendDone(s.buf)
+	}
 	s.buf = append(s.buf, "}\n"...)
 	if err := s.p.end(s.buf, s.timeout); err != nil {
 		s.err = s.errorf("at the end of the run: %v", err)
@@ -291,7 +295,7 @@ func (s *Scheduler) errorf(format string, a ...any) error {
 // start starts the process and shakes hands.
 func (s *Scheduler) start() error {
 	if s.pin {
-		s.unpin = pin() // before the fork: the process inherits the CPU
+		s.unpin, s.cpu = pin() // before the fork: the process inherits the CPU
 	}
 	start, verb := startProc, "start"
 	if s.socket {
@@ -348,6 +352,10 @@ func (s *Scheduler) hello(b []byte) []byte {
 	b = strconv.AppendInt(b, int64(m.Height), 10)
 	b = append(b, `,"dim":`...)
 	b = strconv.AppendInt(b, int64(m.Dim), 10)
+	if s.socket && s.unpin != nil {
+		b = append(b, `,"cpu":`...)
+		b = strconv.AppendInt(b, int64(s.cpu), 10)
+	}
 	b = append(b, `,"options":{`...)
 	keys := make([]string, 0, len(s.opts))
 	for k := range s.opts {
@@ -371,6 +379,19 @@ func (s *Scheduler) instant(b []byte, free int) []byte {
 	b = appendNum(b, s.now)
 	b = append(b, `,"free":`...)
 	b = strconv.AppendInt(b, int64(free), 10)
+	b = s.appendDone(b)
+	b = append(b, `,"jobs":[`...)
+	for i, j := range s.arrived {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJob(b, j)
+	}
+	return append(b, "]}\n"...)
+}
+
+// appendDone appends the done member (and done_time with ask=fit).
+func (s *Scheduler) appendDone(b []byte) []byte {
 	b = append(b, `,"done":[`...)
 	for i, id := range s.ended {
 		if i > 0 {
@@ -387,14 +408,7 @@ func (s *Scheduler) instant(b []byte, free int) []byte {
 			b = appendNum(b, t)
 		}
 	}
-	b = append(b, `],"jobs":[`...)
-	for i, j := range s.arrived {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendJob(b, j)
-	}
-	return append(b, "]}\n"...)
+	return append(b, ']')
 }
 
 // appendJob appends one arriving job's object.

@@ -95,7 +95,8 @@ func TestGoldenExchange(t *testing.T) {
 // With "ask":"fit" the process is asked only at instants where a waiting
 // job may fit (by count): on flat:4, job 3's arrival at 1 (nothing fits
 // in 0 free) and the last completion (nothing waits) are not asked, and
-// their events come with the next message. The schedule is FCFS's.
+// their events come with the next message (the end, for the last). The
+// schedule is FCFS's.
 func TestAskFit(t *testing.T) {
 	log := t.TempDir() + "/log"
 	jobs := []policy.Job{
@@ -119,7 +120,7 @@ func TestAskFit(t *testing.T) {
 < {"start":[1]}
 > {"type":"instant","time":12,"free":4,"done":[1],"done_time":[12],"jobs":[]}
 < {"start":[2]}
-> {"type":"end","time":13}
+> {"type":"end","time":13,"done":[2],"done_time":[13]}
 `
 	if string(got) != want {
 		t.Errorf("exchange:\n%s\nwant:\n%s", got, want)

@@ -47,15 +47,16 @@ var (
 // engine take turns on that CPU: a round trip then needs no wake-up of an
 // idle CPU, which costs more than the rest of it. The CPU is the least
 // used by other pinned runs of this process among those allowed (the
-// thread's current one on a tie). It returns the undo function, or nil
-// when there is nothing to gain (one CPU allowed) or it failed.
-func pin() func() {
+// thread's current one on a tie). It returns the undo function and the
+// CPU, or nil and -1 when there is nothing to gain (one CPU allowed) or it
+// failed.
+func pin() (func(), int) {
 	runtime.LockOSThread()
 	tid := syscall.Gettid()
 	var old cpuMask
 	if err := getAffinity(tid, &old); err != nil {
 		runtime.UnlockOSThread()
-		return nil
+		return nil, -1
 	}
 	cur := currentCPU()
 	pinMu.Lock()
@@ -72,14 +73,14 @@ func pin() func() {
 	if n < 2 {
 		pinMu.Unlock()
 		runtime.UnlockOSThread()
-		return nil
+		return nil, -1
 	}
 	var one cpuMask
 	one[best/64] = 1 << (best % 64)
 	if err := setAffinity(tid, &one); err != nil {
 		pinMu.Unlock()
 		runtime.UnlockOSThread()
-		return nil
+		return nil, -1
 	}
 	pinUsed[best]++
 	pinMu.Unlock()
@@ -94,7 +95,7 @@ func pin() func() {
 			pinMu.Unlock()
 			runtime.UnlockOSThread() // a no-op on another goroutine: the thread then ends with its goroutine
 		})
-	}
+	}, best
 }
 
 // currentCPU is the CPU the calling thread last ran on (field 39 of

@@ -9,5 +9,5 @@ func sysProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true}
 }
 
-// pin does nothing here (Linux only): nil.
-func pin() func() { return nil }
+// pin does nothing here (Linux only): nil, -1.
+func pin() (func(), int) { return nil, -1 }

@@ -207,6 +207,8 @@ def run(scheduler, stdin=None, stdout=None):
         msg = loads(line)
         if msg["type"] != "instant":
             if msg["type"] == "end":
+                if msg.get("done"):  # ask=fit: the completions not reported yet
+                    _replay(msg["done"], msg["done_time"], [], sysv, running, finished, submit)
                 sysv.now = msg["time"]
                 return sysv
             raise ValueError("schedlab_ext: unknown message %r" % (line[:200],))

@@ -2,12 +2,12 @@
 
 ``SchedEnv`` samples a window of a trace (``window`` consecutive jobs from
 a random start, as RLScheduler does), writes it to a temporary SWF and
-runs ``replay run --sched ext:cmd=...`` on it as a subprocess.  The
-engine's child (``_fdpass.py``) hands the engine's pipes to this process
-over a Unix socket (file descriptor passing), so the environment reads
-and writes the engine's messages directly, with no relay, and the agent
-stays in control: at each decision point the agent picks which
-waiting job starts next.
+runs ``replay run --sched ext:socket=...`` on it as a subprocess: the
+engine connects to a Unix socket this process listens on, so the
+environment reads and writes the engine's messages directly, and the
+agent stays in control: at each decision point the agent picks which
+waiting job starts next.  The environment asks the engine only for
+instants where a waiting job may fit (the protocol's ``ask: fit``).
 
 - observation: the first ``queue`` waiting jobs (arrival order), padded
   with zero rows to a fixed size: one row per job, ``(wait, need /
@@ -19,8 +19,9 @@ waiting job starts next.
   starting nothing else).  An index beyond the queue picks the head
   (``info["invalid"]`` is then True); ``info["action_mask"]`` marks the
   valid indices.
-- decision points: whenever jobs wait and no chosen job is pending; after
-  a start, at the same instant again while jobs wait.
+- decision points: whenever jobs wait, one of them fits in the free
+  processors and no chosen job is pending; after a start, at the same
+  instant again while jobs wait.
 - reward: bounded slowdown, ``max((wait + run) / max(run, tau), 1)``,
   tau = 10 s.  ``reward="final"`` (default, RLScheduler's): 0 at every
   step, minus the mean over the window at the last; ``reward="dense"``:
@@ -41,10 +42,11 @@ import gzip
 import os
 import random
 import socket
-import sys
 import shutil
 import subprocess
 import tempfile
+import threading
+import time
 import json
 
 try:
@@ -55,7 +57,6 @@ except ImportError:  # gymnasium is optional
 __all__ = ["SchedEnv", "read_swf", "bounded_slowdown"]
 
 FEATURES = 4
-_FDPASS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_fdpass.py")
 
 
 def bounded_slowdown(wait, run, tau=10.0):
@@ -97,14 +98,16 @@ class SchedEnv(_Base):
     the header); window: jobs per episode (the whole trace when it has
     fewer); queue: the observation's rows; replay: the replay binary
     (default: ``replay`` on PATH); array: numpy observations; prefetch:
-    start the next window's replay when an episode ends (it is used when
-    reset draws the same window).
+    start the next window's replay when an episode starts (it is used when
+    the next reset draws that window, within timeout/2 seconds); pin: during
+    an episode, run this thread on the engine's CPU (the handshake's cpu:
+    they take turns, and a step costs about half as much).
     """
 
     metadata = {"render_modes": []}
 
     def __init__(self, trace, machine=None, window=1024, queue=64, replay=None,
-                 tau=10.0, reward="final", array=False, timeout=60, prefetch=True):
+                 tau=10.0, reward="final", array=False, timeout=60, prefetch=True, pin=True):
         self.records, maxprocs = read_swf(trace)
         if not self.records:
             raise ValueError("%s: no job records" % trace)
@@ -129,6 +132,8 @@ class SchedEnv(_Base):
         self.timeout = timeout
         self._rng = random.Random()
         self.prefetch = prefetch
+        self.pin = pin
+        self._affinity = None  # this thread's CPUs while it is pinned
         self._cur = self._next = None  # the current run, the prefetched one
         self._ending = []              # runs ended, not yet reaped
         self._up = self._down = None
@@ -142,7 +147,8 @@ class SchedEnv(_Base):
     # --- the replay subprocesses
 
     def _spawn(self, start):
-        """Start replay on the window from record start (not waiting for it)."""
+        """Start replay on the window from record start (not waiting for it):
+        it connects to a socket this process listens on."""
         d = tempfile.mkdtemp(prefix="schedlab-env-")
         swf = os.path.join(d, "window.swf")
         recs = self.records[start:start + self.window]
@@ -156,14 +162,11 @@ class SchedEnv(_Base):
                 r[1] = "%.17g" % (float(r[1]) - t0)
                 runs[i] = float(r[3])
                 f.write(" ".join(r) + "\n")
-        # The child (_fdpass.py) sends its standard input and output
-        # over a Unix socket (file descriptor passing).
         sock = os.path.join(d, "sock")
         lst = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         lst.bind(sock)
         lst.listen(1)
-        cmd = "exec %s -S -I %s %s" % (sys.executable, _FDPASS, sock)
-        spec = "ext:cmd='%s',timeout=%s" % (cmd, self.timeout)
+        spec = "ext:socket='%s',timeout=%s" % (sock, self.timeout)
         err = open(os.path.join(d, "stderr"), "w+")
         proc = subprocess.Popen(
             [self.replay, "run", "--quiet", "--no-series", "--placement=false",
@@ -174,8 +177,8 @@ class SchedEnv(_Base):
         return run
 
     def _connect(self, run):
-        """Wait for the child to hand over the engine's pipes: this process
-        then reads and writes them directly."""
+        """Wait for the engine to connect: this process then reads and
+        writes the connection directly."""
         lst = run.lst
         run.lst = None
         lst.settimeout(0.05)
@@ -187,17 +190,18 @@ class SchedEnv(_Base):
                 run.check()  # do not block on a replay that failed early
         lst.close()
         conn.settimeout(None)
-        _, fds, _, _ = socket.recv_fds(conn, 1, 2)
-        run.conn = conn
-        self._up = os.fdopen(fds[0], "rb")
-        self._down = os.fdopen(fds[1], "wb")
+        fd = conn.detach()
+        self._up = os.fdopen(fd, "rb")
+        self._down = os.fdopen(os.dup(fd), "wb")
         self._run = run.runs
 
     def _reap(self, kill):
         """Collect the finished runs (checking their exit status) and, with
         kill, stop every run."""
-        runs = ([self._cur] if self._cur else []) + self._ending + ([self._next] if kill and self._next else [])
+        nxt = self._take_next() if kill else None
+        runs = ([self._cur] if self._cur else []) + self._ending + ([nxt] if nxt else [])
         if kill:
+            self._unpin()
             for f in (self._down, self._up):
                 if f is not None:
                     try:
@@ -217,9 +221,36 @@ class SchedEnv(_Base):
             rc = r.finish(kill)
             if rc and not kill and failed is None:
                 failed = r.error()
-            r.cleanup()
+            if kill:
+                r.cleanup()
+            else:  # its files, in the background
+                threading.Thread(target=r.cleanup, daemon=True).start()
         if failed:
             raise RuntimeError(failed)
+
+    def _spawn_later(self, start):
+        """_spawn in a thread: the next window's replay, while this episode
+        runs (taken by _take_next)."""
+        box = {"start": start}
+
+        def work():
+            try:
+                box["run"] = self._spawn(start)
+            except BaseException as e:  # raised by _take_next
+                box["err"] = e
+        box["thread"] = threading.Thread(target=work, daemon=True)
+        box["thread"].start()
+        return box
+
+    def _take_next(self):
+        """The prefetched run (None when there is none)."""
+        box, self._next = self._next, None
+        if box is None:
+            return None
+        box["thread"].join()
+        if "err" in box:
+            raise box["err"]
+        return box["run"]
 
     def _stop(self):
         self._reap(True)
@@ -251,14 +282,17 @@ class SchedEnv(_Base):
         if options and "start" in options:
             start = options["start"]
         if self._cur is not None:  # an episode left unfinished: stop it
+            self._unpin()
             for f in (self._down, self._up):
                 f.close()
             self._down = self._up = None
             self._cur.finish(True)
             self._cur.cleanup()
             self._cur = None
-        nxt, self._next = self._next, None
-        if nxt is not None and nxt.start != start:
+        nxt = self._take_next()
+        if nxt is not None and (nxt.start != start or nxt.proc.poll() is not None
+                                or time.monotonic() - nxt.t0 > self.timeout / 2):
+            # another window, or the replay gave up waiting (or is about to)
             nxt.finish(True)
             nxt.cleanup()
             nxt = None
@@ -266,6 +300,13 @@ class SchedEnv(_Base):
         self.start_record = start
         self._cur = nxt or self._spawn(start)
         self._connect(self._cur)
+        if self.prefetch:
+            # Start the next window's replay now (the same draw as the next
+            # reset's, when it is not given a seed), so that it is ready
+            # then; it waits for its handshake's reply, within the timeout.
+            r = random.Random()
+            r.setstate(self._rng.getstate())
+            self._next = self._spawn_later(r.randrange(0, n - self.window + 1))
         self.now = 0
         self.free = self.procs
         self.queue = []       # waiting jobs: [id, record, submit, need, estimate]
@@ -325,8 +366,6 @@ class SchedEnv(_Base):
         """Read the engine's messages until a decision point or the end."""
         readline = self._up.readline
         loads = json.loads
-        tau = self.tau
-        runs = self._run
         while True:
             if self._in_instant:
                 if self.queue and self._pending is None:
@@ -342,15 +381,8 @@ class SchedEnv(_Base):
             if t == "instant":
                 self.now = m["time"]
                 self.free = m["free"]
-                for i in m["done"]:
-                    st, rec, sub = self.started.pop(i)
-                    run = runs[rec]
-                    b = (st - sub + run) / (run if run > tau else tau)
-                    if b < 1.0:
-                        b = 1.0
-                    self._bsld_sum += b
-                    self._bsld_new += b
-                    self.completed += 1
+                if m["done"]:
+                    self._complete(m["done"])
                 q = self.queue
                 for d in m["jobs"]:
                     e = d["estimate"]
@@ -362,23 +394,48 @@ class SchedEnv(_Base):
                     self._start(p)
                 self._in_instant = True
             elif t == "hello":
-                self._down.write(b'{"protocol":1,"name":"schedlab_ext.env"}\n')
+                cpu = m.get("cpu")
+                if self.pin and cpu is not None and hasattr(os, "sched_setaffinity"):
+                    # Take turns with the engine on its CPU (this thread only).
+                    try:
+                        self._affinity = os.sched_getaffinity(0)
+                        os.sched_setaffinity(0, {cpu})
+                    except OSError:
+                        self._affinity = None
+                self._down.write(b'{"protocol":1,"name":"schedlab_ext.env","ask":"fit"}\n')
                 self._down.flush()
             elif t == "end":
+                if m.get("done"):  # completions after the last decision
+                    self._complete(m["done"])
+                self._unpin()
                 self.done = True
                 self._up.close()
                 self._down.close()
                 self._up = self._down = None
-                self._cur.release()  # the child exits
                 self._ending.append(self._cur)  # reaped (status checked) at the next reset or close
                 self._cur = None
-                if self.prefetch:
-                    # Start the next window's replay now, so that it is
-                    # ready at reset (the same draw as reset's, unseeded).
-                    r = random.Random()
-                    r.setstate(self._rng.getstate())
-                    self._next = self._spawn(r.randrange(0, len(self.records) - self.window + 1))
                 return
+
+    def _unpin(self):
+        a, self._affinity = self._affinity, None
+        if a is not None:
+            try:
+                os.sched_setaffinity(0, a)
+            except OSError:
+                pass
+
+    def _complete(self, ids):
+        """Account the bounded slowdowns of the jobs completed."""
+        tau, runs, started = self.tau, self._run, self.started
+        for i in ids:
+            st, rec, sub = started.pop(i)
+            run = runs[rec]
+            b = (st - sub + run) / (run if run > tau else tau)
+            if b < 1.0:
+                b = 1.0
+            self._bsld_sum += b
+            self._bsld_new += b
+            self.completed += 1
 
     def _obs(self):
         now, free, inv = self.now, self.free, 1.0 / self.procs
@@ -410,7 +467,7 @@ class _Run:
 
     def __init__(self, start, d, proc, err, lst, runs):
         self.start, self.dir, self.proc, self.err, self.lst, self.runs = start, d, proc, err, lst, runs
-        self.conn = None
+        self.t0 = time.monotonic()
 
     def error(self):
         self.err.seek(0)
@@ -420,15 +477,7 @@ class _Run:
         if self.proc.poll() is not None:
             raise RuntimeError(self.error())
 
-    def release(self):
-        """Let the child exit (it waits for this)."""
-        c, self.conn = self.conn, None
-        if c is None:
-            return
-        c.close()
-
     def finish(self, kill):
-        self.release()
         if self.lst is not None:
             self.lst.close()
             self.lst = None

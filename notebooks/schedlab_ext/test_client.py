@@ -38,7 +38,9 @@ class Log(Scheduler):
 def exchange(sched, msgs):
     """Runs sched on the messages (between hello and end); returns its
     replies, parsed."""
-    lines = [HELLO] + msgs + [{"type": "end", "time": 99}]
+    lines = [HELLO] + msgs
+    if not msgs or msgs[-1]["type"] != "end":
+        lines.append({"type": "end", "time": 99})
     inp = io.BytesIO(b"".join(json.dumps(m).encode() + b"\n" for m in lines))
     out = io.BytesIO()
     run(sched, inp, out)
@@ -60,12 +62,14 @@ class TestClient(unittest.TestCase):
             {"type": "instant", "time": 0, "free": 4, "done": [], "done_time": [], "jobs": [job(0, 0, 4)]},
             {"type": "instant", "time": 5, "free": 4, "done": [0], "done_time": [2],
              "jobs": [job(1, 1, 4), job(2, 2, 1)]},
+            {"type": "end", "time": 9, "done": [1], "done_time": [9]},
         ]
         s = Log("fit", [[0], [1]])
         replies = exchange(s, msgs)
         self.assertEqual(s.calls, [
             ("submit", 0, 0), ("schedule", 0),
             ("submit", 1, 1), ("finished", 0, 2), ("submit", 2, 2), ("schedule", 5),
+            ("finished", 1, 9),
         ])
         self.assertEqual([r.get("start") for r in replies[1:]], [[0], [1]])
 
