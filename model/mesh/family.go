@@ -29,6 +29,9 @@ func Family() policy.Family {
 			if !ok || err1 != nil || err2 != nil || w < 1 || h < 1 {
 				return policy.Machine{}, fmt.Errorf("mesh size must be WxH with positive integers")
 			}
+			if w > policy.MaxProcs || h > policy.MaxProcs || w*h > policy.MaxProcs {
+				return policy.Machine{}, fmt.Errorf("mesh %dx%d: more than %d nodes", w, h, policy.MaxProcs)
+			}
 			return policy.Machine{Kind: Kind, Procs: w * h, Width: w, Height: h}, nil
 		},
 		Format:     func(m policy.Machine) string { return fmt.Sprintf("%dx%d", m.Width, m.Height) },

@@ -111,8 +111,8 @@ func RequestOf(kind string) string {
 // interchangeable nodes (flat:N, malleable:P): a Family.Parse.
 func ParseProcs(kind, arg string) (Machine, error) {
 	n, err := strconv.Atoi(arg)
-	if err != nil || n < 1 {
-		return Machine{}, fmt.Errorf("processor count must be a positive integer")
+	if err != nil || n < 1 || n > MaxProcs {
+		return Machine{}, fmt.Errorf("processor count must be an integer in 1..%d", MaxProcs)
 	}
 	return Machine{Kind: kind, Procs: n}, nil
 }

@@ -35,8 +35,13 @@ func (m Machine) String() string {
 	return fmt.Sprintf("%s:%d", m.Kind, m.Procs)
 }
 
+// MaxProcs bounds the processors (nodes) of every machine, as traces bound
+// a job's processor count: 2^31 − 1.
+const MaxProcs = 1<<31 - 1
+
 // ParseMachine parses a machine description "kind:arg" with the parser of
-// the kind's family.
+// the kind's family; a machine of more than MaxProcs processors is an
+// error.
 func ParseMachine(s string) (Machine, error) {
 	kind, arg, ok := strings.Cut(strings.TrimSpace(s), ":")
 	if !ok {
@@ -49,6 +54,9 @@ func ParseMachine(s string) (Machine, error) {
 	m, err := f.Parse(arg)
 	if err != nil {
 		return Machine{}, fmt.Errorf("machine %q: %w", s, err)
+	}
+	if m.Procs < 1 || m.Procs > MaxProcs {
+		return Machine{}, fmt.Errorf("machine %q: %d processors: want 1..%d", s, m.Procs, MaxProcs)
 	}
 	m.Kind = f.Kind
 	return m, nil

@@ -18,6 +18,7 @@ type Params map[string]string
 // part of the value.
 func ParseSpec(s string) (name string, p Params, err error) {
 	name, rest, _ := strings.Cut(strings.TrimSpace(s), ":")
+	name = strings.TrimSpace(name)
 	if name == "" {
 		return "", nil, fmt.Errorf("policy %q: empty name", s)
 	}
@@ -35,6 +36,9 @@ func ParseSpec(s string) (name string, p Params, err error) {
 		}
 		if !ok || k == "" {
 			return "", nil, fmt.Errorf("policy %q: parameter %q is not key=value", s, kv)
+		}
+		if strings.TrimLeft(k, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") != "" {
+			return "", nil, fmt.Errorf("policy %q: parameter name %q: want letters, digits, _, - or .", s, k)
 		}
 		if _, dup := p[k]; dup {
 			return "", nil, fmt.Errorf("policy %q: parameter %q given twice", s, k)
