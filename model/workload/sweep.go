@@ -56,10 +56,11 @@ func ParseLoads(s string) ([]float64, error) {
 		if hi < lo {
 			return bad("HI below LO")
 		}
-		n := int(math.Floor((hi-lo)/step+1e-9)) + 1
-		if n > 10000 {
+		c := math.Floor((hi-lo)/step+1e-9) + 1 // may be +Inf: compare before converting
+		if !(c <= 10000) {
 			return bad("more than 10000 loads")
 		}
+		n := int(c)
 		out := make([]float64, n)
 		for i := range out {
 			out[i] = round(lo + float64(i)*step)

@@ -1,0 +1,41 @@
+package workload
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// A load range whose count overflows is refused, not a panic.
+func TestLoadsCountOverflow(t *testing.T) {
+	for _, s := range []string{"0.1:1e300:1e-9", "1e-9:1e308:1e-9"} {
+		if _, err := ParseLoads(s); err == nil || !strings.Contains(err.Error(), "more than 10000 loads") {
+			t.Errorf("%s: error %v", s, err)
+		}
+	}
+}
+
+// FuzzLoads: ParseLoads never panics, refuses with one line, and what it
+// accepts is 1..10000 positive finite loads.
+func FuzzLoads(f *testing.F) {
+	for _, s := range []string{"0.1:0.9:0.1", "0.3,0.5,0.7", "0.5", "0.1:1e300:1e-9", "1:0:1", "a", "0,1", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ls, err := ParseLoads(s)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("multi-line error %q", err)
+			}
+			return
+		}
+		if len(ls) < 1 || len(ls) > 10000 {
+			t.Fatalf("%q: %d loads", s, len(ls))
+		}
+		for _, l := range ls {
+			if !(l > 0) || math.IsInf(l, 0) {
+				t.Fatalf("%q: load %v", s, l)
+			}
+		}
+	})
+}
