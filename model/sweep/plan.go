@@ -128,6 +128,14 @@ type Replay struct {
 	Comm any `toml:"comm"`
 }
 
+// MaxReps bounds a workload's replications, and MaxTraces its traces
+// (loads × replications): a plan beyond them is a typo, refused at once
+// rather than planned out of memory.
+const (
+	MaxReps   = 10000
+	MaxTraces = 100000
+)
+
 // Decode strictly decodes a plan document read from path (used in
 // messages and to resolve trace globs). ext, when not nil, points to a
 // struct whose toml-tagged fields are further top-level keys, decoded from
@@ -586,8 +594,8 @@ func (f *File) expand(i int) ([]*unit, error) {
 	if w.Reps == 0 {
 		w.Reps = 1
 	}
-	if w.Reps < 0 {
-		return nil, at("reps", "%d: want at least 1 replication", w.Reps)
+	if w.Reps < 0 || w.Reps > MaxReps {
+		return nil, at("reps", "%d: want 1..%d replications", w.Reps, MaxReps)
 	}
 	seed := int64(workload.DefaultSeed)
 	if w.Seed != nil {
@@ -882,6 +890,9 @@ func (f *File) loads(i int) ([]float64, error) {
 			return nil, f.errAt("load %s appears twice", []any{workload.FormatLoad(l)}, key...)
 		}
 		seen[l] = true
+	}
+	if reps := max(w.Reps, 1); len(loads)*reps > MaxTraces {
+		return nil, f.errAt("%d loads × %d replications: more than %d traces", []any{len(loads), reps, MaxTraces}, key...)
 	}
 	return loads, nil
 }

@@ -1,0 +1,50 @@
+package sweep
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// FuzzPlan: decoding and planning a plan document never panics and
+// refuses with one line. Seeded with the bundled plans and broken ones.
+func FuzzPlan(f *testing.F) {
+	for _, p := range []string{"../../traces/plans/quick.toml", "../../traces/plans/gabl06-plen.toml"} {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(string(b))
+		}
+	}
+	for _, s := range []string{
+		"name = \"x\"\n[[workload]]\nmodel = \"workload\"\nloads = [0.5]\njobs = -1\n",
+		"name = \"x\"\n[[workload]]\nmodel = \"workload\"\nloads = \"0.1:0.9:0.1\"\nreps = 100000000\n",
+		"name = \"../x\"\n", "name = 1\n", "[[workload]]\n", "name = \"x\"\nmachines = [\"mesh:4294967296x4294967296\"]\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		file, err := Decode("fuzz.toml", []byte(doc), nil)
+		if err == nil {
+			_, err = file.Plan()
+		}
+		if err != nil && strings.Contains(strings.TrimRight(err.Error(), "\n"), "\n") {
+			t.Fatalf("multi-line error %q", err)
+		}
+	})
+}
+
+// F5 (issue 25): replications and traces beyond the bounds are refused at
+// once, naming the line, instead of planned out of memory.
+func TestPlanCountBounds(t *testing.T) {
+	for _, c := range []struct{ doc, want string }{
+		{"name = \"x\"\n[[workload]]\nmodel = \"workload\"\nloads = [0.5]\nreps = 100000000\n", "p.toml:5: workload[1].reps: 100000000: want 1..10000 replications"},
+		{"name = \"x\"\n[[workload]]\nmodel = \"workload\"\nloads = \"0.0001:1:0.0001\"\nreps = 11\n", "p.toml:4: workload[1].loads: 10000 loads × 11 replications: more than 100000 traces"},
+	} {
+		file, err := Decode("p.toml", []byte(c.doc), nil)
+		if err == nil {
+			_, err = file.Plan()
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("error %v, want one containing %q", err, c.want)
+		}
+	}
+}
