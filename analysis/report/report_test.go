@@ -627,3 +627,57 @@ func TestMeshPlacement(t *testing.T) {
 		t.Errorf("dispersion of 2x2 submeshes on an 8-wide mesh: %v %v, want 2", v, err)
 	}
 }
+
+// TestLaTeXKeepsEveryRow checks that every exported LaTeX table holds all
+// its rows (a table longer than a page is split into floats, not
+// clipped): the data rows of each .tex equal its CSV's, and the summary
+// table has one row per pair and load.
+func TestLaTeXKeepsEveryRow(t *testing.T) {
+	spec := sweepSpec
+	spec.Pairs, spec.Reps, spec.Series = 12, 2, false
+	in := writeFixture(t, spec)
+	dir := t.TempDir()
+	if err := Generate(Options{In: in, TablesDir: dir, Quiet: true}); err != nil {
+		t.Fatal(err)
+	}
+	texs, _ := filepath.Glob(filepath.Join(dir, "*.tex"))
+	if len(texs) == 0 {
+		t.Fatal("no tables")
+	}
+	for _, f := range texs {
+		tex, _ := os.ReadFile(f)
+		c, _ := os.Open(strings.TrimSuffix(f, ".tex") + ".csv")
+		recs, err := csv.NewReader(c).ReadAll()
+		c.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := texDataRows(string(tex)); got != len(recs)-1 {
+			t.Errorf("%s: %d LaTeX rows, %d CSV rows", filepath.Base(f), got, len(recs)-1)
+		}
+		if filepath.Base(f) == "exp1-summary.tex" {
+			if want := 12 * len(spec.Loads); len(recs)-1 != want || !strings.Contains(string(tex), "(continued, 2/2)") {
+				t.Errorf("summary: %d rows, want %d in two floats", len(recs)-1, want)
+			}
+		}
+	}
+}
+
+// texDataRows counts the data rows of the tabulars of tex (the rows
+// between \midrule and \bottomrule).
+func texDataRows(tex string) int {
+	n, in := 0, false
+	for _, l := range strings.Split(tex, "\n") {
+		switch l {
+		case `\midrule`:
+			in = true
+		case `\bottomrule`:
+			in = false
+		default:
+			if in && strings.HasSuffix(l, `\\`) {
+				n++
+			}
+		}
+	}
+	return n
+}
