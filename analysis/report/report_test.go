@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -680,4 +681,69 @@ func texDataRows(tex string) int {
 		}
 	}
 	return n
+}
+
+// TestShapingOptions checks the options that shape a report for a paper:
+// --label renames a pair in the figures, --metrics keeps the metric
+// figures to those named, --appendix=false drops the appendix, the PDF
+// has an outline and a contents page, and the terminal summary shows the
+// top pairs with a pointer to the PDF.
+func TestShapingOptions(t *testing.T) {
+	in := writeFixture(t, fixture.Spec{Procs: 32, Jobs: 80, Loads: []float64{0.4, 0.8}, Reps: 2, Pairs: 14, Seed: 5})
+	set, err := results.Load(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	easy := fixture.PairName(1)
+	full, fullPages := pagesOf(t, set, Options{})
+	ctx, pages := pagesOf(t, set, Options{Labels: map[results.Pair]string{easy: "EASY"}, Metrics: []string{"mean_wait"}, NoAppendix: true, Pairs: []results.Pair{easy}})
+	names := figureNames(pages)
+	if countPrefix(names, "exp1-mean_wait-vs-load") != 1 || countPrefix(names, "exp1-mean_response-vs-load") != 0 || countPrefix(names, "exp1-grid-mean_wait") != 1 || countPrefix(names, "exp1-grid-") != 1 {
+		t.Errorf("--metrics mean_wait: figures %v", names)
+	}
+	if countPrefix(figureNames(fullPages), "exp1-mean_response-vs-load-a") == 0 || countPrefix(names, "exp1-mean_wait-vs-load-a") != 0 || len(pages) >= len(fullPages) {
+		t.Errorf("--appendix=false: %d pages (%d with the appendix): %v", len(pages), len(fullPages), names)
+	}
+	if l := legendLabels(figureNamed(t, pages, "exp1-mean_wait-vs-load")); !slices.Contains(l, "EASY") || slices.Contains(l, easy.String()) {
+		t.Errorf("--label: legend %v", l)
+	}
+	figureNamed(t, pages, "exp1-grid-mean_wait") // a heat map: 4 allocators × 4 schedulers
+	// Contents: one page after the title page, listing every section at
+	// its page.
+	var contents *TextPage
+	for i, p := range pages {
+		if tp, ok := p.(*TextPage); ok && tp.Title == "Contents" {
+			contents = tp
+			if !slices.ContainsFunc(ctx.Sections, func(s Section) bool { return s.Title == "Contents" && s.Page == i }) {
+				t.Errorf("contents at page %d, sections %v", i, ctx.Sections)
+			}
+		}
+	}
+	if contents == nil || len(contents.Lines) != len(ctx.Sections) {
+		t.Fatalf("contents page: %+v, sections %v", contents, ctx.Sections)
+	}
+	for _, s := range ctx.Sections {
+		if s.Page < 0 || s.Page >= len(pages) {
+			t.Errorf("section %v outside the %d pages", s, len(pages))
+		}
+		if s.Title == "Appendix: the other policy pairs" {
+			t.Error("appendix section without an appendix")
+		}
+	}
+	if !slices.ContainsFunc(full.Sections, func(s Section) bool { return s.Title == "Appendix: the other policy pairs" }) {
+		t.Error("no appendix section in the full report")
+	}
+	out := filepath.Join(t.TempDir(), "r.pdf")
+	var term bytes.Buffer
+	if err := Generate(Options{In: in, Out: out, Top: 3, Stdout: &term}); err != nil {
+		t.Fatal(err)
+	}
+	pdf, _ := os.ReadFile(out)
+	if !bytes.Contains(pdf, []byte("/Outlines")) || !bytes.Contains(pdf, []byte("/Title (Experiment 1: ")) || !bytes.Contains(pdf, []byte("/Title (Contents)")) {
+		t.Error("PDF without an outline")
+	}
+	lines := strings.Split(strings.TrimSpace(term.String()), "\n")
+	if len(lines) != 6 || !strings.HasPrefix(lines[0], "Experiment 1: ") || !strings.Contains(lines[5], "11 more pairs; the full ranking, with the notes: page 1 of "+out) {
+		t.Errorf("terminal summary:\n%s", term.String())
+	}
 }

@@ -121,7 +121,7 @@ func buildSeries(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 					return slices.Max(append([]float64{0}, v...))
 				})
 				for _, pair := range g.Pairs { // the legend in the group's order
-					fig.Legend = append(fig.Legend, plot.Entry{Label: pair.String(), Style: c.StyleIn(e, pair)})
+					fig.Legend = append(fig.Legend, plot.Entry{Label: c.Label(pair), Style: c.StyleIn(e, pair)})
 				}
 				for pi, part := range panels {
 					p := plot.New("", "time ("+tunit+")", ylabel)
@@ -153,7 +153,7 @@ func buildSeries(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 							xs[i] = (t0 + float64(i)*bw) / div // window starts: steps over each window
 						}
 						xs, ys = append(xs, math.Min(end, t0+float64(nb)*bw)/div), append(ys, math.NaN())
-						plot.Step(p, pair.String(), c.StyleIn(e, pair), xs, ys)
+						plot.Step(p, c.Label(pair), c.StyleIn(e, pair), xs, ys)
 					}
 					p.X.Min, p.X.Max = t0/div, t1/div
 					p.Y.Min = 0
