@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -17,6 +18,13 @@ import (
 	"github.com/schedlab/schedlab/analysis/report"
 	"github.com/schedlab/schedlab/analysis/results"
 )
+
+// memoryLimit is the soft memory limit of a report (GOMEMLIMIT
+// overrides it): the garbage collector runs more often near it instead of
+// letting the heap double past what the pages keep (NASA on a 7-cube
+// under its 90 pairs keeps about 180 MB live, and used 440 MB without
+// it), at no measurable CPU cost while the live heap stays well under it.
+const memoryLimit = 300 << 20
 
 // Main runs the report command on os.Args and exits (0 on success, 1 with
 // a one-line error on stderr, 130 on an interrupt).
@@ -66,6 +74,9 @@ func App() *cli.App {
 			}
 			if c.Int("top") < 1 {
 				return fmt.Errorf("--top %d: want at least 1", c.Int("top"))
+			}
+			if os.Getenv("GOMEMLIMIT") == "" {
+				debug.SetMemoryLimit(memoryLimit)
 			}
 			return report.Generate(report.Options{
 				In: c.String("in"), Out: c.String("out"), FiguresDir: c.String("figures"),
