@@ -4,8 +4,11 @@
 # PDF figures (--figures --format pdf) of a results directory, wraps every
 # .tex table, and every column-width figure (\includegraphics at
 # \columnwidth in a two-column article), in documents, compiles them with
-# pdflatex (Debian: texlive-latex-extra) and fails on any LaTeX error or on
-# a figure whose fonts are not embedded (pdffonts, poppler-utils). It
+# pdflatex (Debian: texlive-latex-extra) and fails on any LaTeX error, on
+# a float too large for its page or an overfull page (LaTeX clips such a
+# float: its last rows are lost), on a table whose LaTeX rows are fewer or
+# more than its CSV rows, or on a figure whose fonts are not embedded
+# (pdffonts, poppler-utils). It
 # renders the first page of each document with pdftoppm and prints the PNG
 # paths.
 #
@@ -17,7 +20,7 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-for tool in pdflatex pdffonts pdftoppm go; do
+for tool in pdflatex pdffonts pdftoppm python3 go; do
 	command -v "$tool" >/dev/null || { echo "latex-check: $tool not found (apt-get install texlive-latex-extra poppler-utils)" >&2; exit 2; }
 done
 
@@ -56,15 +59,30 @@ compile() {
 		fail=1
 		return
 	fi
+	# A float taller than the page is clipped (rows lost) with only a warning.
+	if grep -E 'Float too large|Overfull \\vbox|Float\(s\) lost' "$work/$1.log" >&2; then
+		echo "latex-check: $work/$1.tex: a float does not fit its page (rows would be lost)" >&2
+		fail=1
+	fi
 	pdftoppm -png -r 100 -f 1 -l 2 "$work/$1.pdf" "$work/$1" # table* floats to page 2
 	echo "latex-check: $work/$1.pdf ($(ls "$work/$1"*.png))"
 }
 
 # Tables: each table in its own two-column document.
 n=0
+rows=0
 for t in "$work"/tables/*.tex; do
 	n=$((n + 1))
 	name=table-$(basename "$t" .tex)
+	# Every row: the data rows of the tabulars (between \midrule and
+	# \bottomrule) are the CSV's rows.
+	texrows=$(awk '$0 == "\\midrule" { in_ = 1; next } $0 == "\\bottomrule" { in_ = 0 } in_ && /\\\\$/ { n++ } END { print n + 0 }' "$t")
+	csvrows=$(python3 -c 'import csv, sys; print(sum(1 for _ in csv.reader(open(sys.argv[1], newline=""))) - 1)' "${t%.tex}.csv")
+	if [ "$texrows" != "$csvrows" ]; then
+		echo "latex-check: $t: $texrows LaTeX rows, $csvrows CSV rows" >&2
+		fail=1
+	fi
+	rows=$((rows + texrows))
 	{
 		echo "$preamble"
 		echo "Table~\\ref{tab:$(sed -n 's/^\\label{tab:\(.*\)}$/\1/p' "$t" | head -1)} follows.\\par"
@@ -98,4 +116,4 @@ if [ "$fail" -ne 0 ]; then
 	echo "latex-check: FAILED ($work)" >&2
 	exit 1
 fi
-echo "latex-check: ok: $n tables and $(ls "$work"/figures/*-col.pdf | wc -l) figures compile ($work)"
+echo "latex-check: ok: $n tables ($rows rows, all on their pages) and $(ls "$work"/figures/*-col.pdf | wc -l) figures compile ($work)"

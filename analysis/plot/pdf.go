@@ -1,9 +1,11 @@
 package plot
 
 import (
+	"reflect"
 	"sync"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"codeberg.org/go-pdf/fpdf"
 	"golang.org/x/text/encoding/charmap"
@@ -77,4 +79,14 @@ func ToCP1252(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// Bookmark adds an entry to the PDF's outline (the bookmarks a viewer
+// shows beside the pages) pointing to the top of the current page; level
+// 0 is a top-level entry, level k+1 a child of the last level-k one.
+func (c *PDF) Bookmark(title string, level int) {
+	// vgpdf keeps its fpdf document unexported; the outline is fpdf's.
+	v := reflect.ValueOf(c.Canvas).Elem().FieldByName("doc")
+	doc := *(**fpdf.Fpdf)(unsafe.Pointer(v.UnsafeAddr()))
+	doc.Bookmark(ToCP1252(title), level, 0)
 }

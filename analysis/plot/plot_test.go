@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -33,6 +34,44 @@ func TestStylesDistinct(t *testing.T) {
 		if a.Color == b.Color || a.Shape == b.Shape || len(a.Dashes) == len(b.Dashes) && (len(a.Dashes) == 0 || a.Dashes[0] == b.Dashes[0]) {
 			t.Errorf("styles %d and %d too alike", i, i+1)
 		}
+	}
+}
+
+// The one ECDF of the PDF and report serve: ties collapse to their last
+// rank, thinning keeps the values at ranks ⌈k n / max⌉.
+func TestECDFSorted(t *testing.T) {
+	xs, ys := ECDFSorted([]float64{0, 0, 1, 2, 2, 2, 5}, 10)
+	if !slices.Equal(xs, []float64{0, 1, 2, 5}) || !slices.Equal(ys, []float64{2.0 / 7, 3.0 / 7, 6.0 / 7, 1}) {
+		t.Errorf("ecdf = %v %v", xs, ys)
+	}
+	// Decimated: 1000 distinct values to 4 quantiles.
+	vs := make([]float64, 1000)
+	for i := range vs {
+		vs[i] = float64(i)
+	}
+	xs, ys = ECDFSorted(vs, 4)
+	if !slices.Equal(xs, []float64{249, 499, 749, 999}) || !slices.Equal(ys, []float64{0.25, 0.5, 0.75, 1}) {
+		t.Errorf("decimated ecdf = %v %v", xs, ys)
+	}
+	if xs, _ := ECDFSorted(nil, 4); len(xs) != 0 {
+		t.Error("empty")
+	}
+	// Each step's y is the fraction of values ≤ its x (brute force).
+	r := []float64{3, 3, 3, 1, 7, 7, 2, 9, 9, 9, 9, 4}
+	x, y := ECDF(r, 5)
+	for i := range x {
+		n := 0
+		for _, v := range r {
+			if v <= x[i] {
+				n++
+			}
+		}
+		if y[i] != float64(n)/float64(len(r)) {
+			t.Errorf("step (%v, %v): %d of %d values are ≤ x", x[i], y[i], n, len(r))
+		}
+	}
+	if QuantileSorted([]float64{1, 2, 3, 4}, 0.5) != 2 || QuantileSorted([]float64{1, 2, 3, 4}, 0.99) != 4 {
+		t.Error("nearest-rank quantiles")
 	}
 }
 

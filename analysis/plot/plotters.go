@@ -162,8 +162,9 @@ func stepSegments(xs, ys []float64) (segs []plotter.XYs, marks plotter.XYs) {
 	return segs, marks
 }
 
-// ECDF returns the empirical distribution function of xs as step points
-// (sorted x, fraction ≤ x), thinned to at most n points by quantiles.
+// ECDF returns the empirical distribution function of xs (NaNs left out)
+// as step points: ECDFSorted of the sorted values. The report's PDF and
+// report serve's page both draw their CDFs with it.
 func ECDF(xs []float64, n int) (x, y []float64) {
 	s := make([]float64, 0, len(xs))
 	for _, v := range xs {
@@ -172,30 +173,53 @@ func ECDF(xs []float64, n int) (x, y []float64) {
 		}
 	}
 	sort.Float64s(s)
-	m := len(s)
+	return ECDFSorted(s, n)
+}
+
+// ECDFSorted returns the steps of the empirical distribution of sorted
+// values: x the distinct values (at most n of them, chosen at evenly
+// spaced ranks ⌈k·len/n⌉ when there are more; every one when n ≤ 0) and
+// y the fraction of values ≤ x. It is nil for no values.
+func ECDFSorted(vs []float64, n int) (xs, ys []float64) {
+	m := len(vs)
 	if m == 0 {
 		return nil, nil
 	}
-	if n <= 0 || n > m {
-		n = m
+	add := func(i int) {
+		// The last index of vs[i]'s run of equal values.
+		j := sort.Search(m, func(k int) bool { return vs[k] > vs[i] }) - 1
+		if len(xs) > 0 && xs[len(xs)-1] == vs[j] {
+			return
+		}
+		xs, ys = append(xs, vs[j]), append(ys, float64(j+1)/float64(m))
 	}
-	for k := 0; k < n; k++ {
-		i := (k+1)*m/n - 1
-		x = append(x, s[i])
-		y = append(y, float64(i+1)/float64(m))
+	if n <= 0 || m <= n {
+		for i := range vs {
+			add(i)
+		}
+		return xs, ys
 	}
-	return x, y
+	for k := 1; k <= n; k++ {
+		add((k*m+n-1)/n - 1) // ⌈k m / n⌉ − 1
+	}
+	return xs, ys
 }
 
 // Quantile returns the q-quantile (nearest rank) of xs.
 func Quantile(xs []float64, q float64) float64 {
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)
-	if len(s) == 0 {
+	return QuantileSorted(s, q)
+}
+
+// QuantileSorted returns the q-quantile (nearest rank: the value of rank
+// ⌈q·len⌉) of sorted values; NaN when there are none.
+func QuantileSorted(vs []float64, q float64) float64 {
+	if len(vs) == 0 {
 		return math.NaN()
 	}
-	i := int(math.Ceil(q*float64(len(s)))) - 1
-	return s[min(max(i, 0), len(s)-1)]
+	i := int(math.Ceil(q*float64(len(vs)))) - 1
+	return vs[min(max(i, 0), len(vs)-1)]
 }
 
 // Downsample returns the time averages of the right-continuous step

@@ -120,7 +120,7 @@ func buildAllocation(c *Context, e *results.Experiment, idx int) ([]Page, error)
 						xs, ys, hw = append(xs, cells[i].Load), append(ys, ci.Mean), append(hw, ci.HalfWidth)
 					}
 					allM, allH = append(allM, ys...), append(allH, hw...)
-					fig.Legend = append(fig.Legend, plot.Curve(p, pair.String(), c.StyleIn(e, pair), xs, ys, hw, dodge(e, k, len(part))))
+					fig.Legend = append(fig.Legend, plot.Curve(p, c.Label(pair), c.StyleIn(e, pair), xs, ys, hw, dodge(e, k, len(part))))
 				}
 				setYRange(p, fig, allM, allH, true)
 				loadTicks(p, e)

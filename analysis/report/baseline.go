@@ -11,18 +11,21 @@ import (
 )
 
 func init() {
-	Register(Builder{Name: "baseline", Order: 15, Scope: PerExperiment, Applies: func(c *Context, e *results.Experiment) bool { return c.Baseline != nil }, Build: buildBaseline})
+	Register(Builder{Name: "baseline", Order: 15, Scope: PerExperiment, Applies: func(c *Context, e *results.Experiment) bool {
+		return c.Opts.Baseline != NoBaseline && c.sel(e).ref != nil
+	}, Build: buildBaseline})
 }
 
 // buildBaseline tabulates the paired relative differences of every pair
 // to the --baseline pair and, for sweeps, plots the relative mean response
 // against load.
 func buildBaseline(c *Context, e *results.Experiment, idx int) ([]Page, error) {
+	ref := *c.sel(e).ref
 	cells := e.Cells()
 	base := map[string]*results.Cell{}
 	key := func(cl *results.Cell) string { return results.FormatLoad(cl.Load) + "\x00" + cl.Trace }
 	for i := range cells {
-		if cells[i].Pair == *c.Baseline {
+		if cells[i].Pair == ref {
 			base[key(&cells[i])] = &cells[i]
 		}
 	}
@@ -35,7 +38,7 @@ func buildBaseline(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 	}
 	cols := []string{"mean_response", "mean_wait", "mean_bsld", "utilization"}
 	t := &table.Table{Name: fmt.Sprintf("exp%d-baseline", idx),
-		Title:  fmt.Sprintf("Relative difference to %s (%%): %s", c.Baseline, c.expTitle(e)),
+		Title:  fmt.Sprintf("Relative difference to %s (%%): %s", c.Label(ref), c.expTitle(e)),
 		Header: []string{"alloc", "sched", point, "n"},
 		Align:  []table.Align{table.Left, table.Left, table.Right, table.Right},
 		Notes:  fmt.Sprintf("100*(mean x / mean base - 1) over the runs both have (paired on trace and rep), ± the %g%% delta-method (ratio estimator) Student-t half-width. Negative is lower than the baseline.", c.Level*100)}
@@ -46,7 +49,7 @@ func buildBaseline(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 	}
 	for i := range cells {
 		cl := &cells[i]
-		if cl.Pair == *c.Baseline {
+		if cl.Pair == ref {
 			continue
 		}
 		b := base[key(cl)]
@@ -77,11 +80,11 @@ func buildBaseline(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 		unitless := "relative difference in mean response time (%)"
 		for _, g := range c.groups(e) {
 			part := g.Pairs
-			p := plot.New(fmt.Sprintf("Mean response relative to %s: %s%s", c.Baseline, c.expTitle(e), g.suffix()), "offered load", unitless)
+			p := plot.New(fmt.Sprintf("Mean response relative to %s: %s%s", c.Label(ref), c.expTitle(e), g.suffix()), "offered load", unitless)
 			fig := &plot.Figure{Name: fmt.Sprintf("exp%d-baseline%s", idx, g.name()), Plot: p, Note: fmt.Sprintf("Paired on replication; error bars: %g%% confidence intervals.", c.Level*100)}
 			var allM, allH []float64
 			for k, pair := range part {
-				if pair == *c.Baseline {
+				if pair == ref {
 					continue
 				}
 				var xs, ys, hw []float64
@@ -97,7 +100,7 @@ func buildBaseline(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 					xs, ys, hw = append(xs, cl.Load), append(ys, 100*ci.Mean), append(hw, 100*ci.HalfWidth)
 				}
 				allM, allH = append(allM, ys...), append(allH, hw...)
-				fig.Legend = append(fig.Legend, plot.Curve(p, pair.String(), c.StyleIn(e, pair), xs, ys, hw, dodge(e, k, len(part))))
+				fig.Legend = append(fig.Legend, plot.Curve(p, c.Label(pair), c.StyleIn(e, pair), xs, ys, hw, dodge(e, k, len(part))))
 			}
 			setYRange(p, fig, allM, allH, false)
 			loadTicks(p, e)

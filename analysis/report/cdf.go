@@ -127,7 +127,7 @@ func buildCDFs(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 					if len(xs) > 0 && xs[len(xs)-1] < xmax {
 						xs, ys = append(xs, xmax), append(ys, ys[len(ys)-1])
 					}
-					fig.Legend = append(fig.Legend, plot.Step(p, pair.String(), c.StyleIn(e, pair), xs, ys))
+					fig.Legend = append(fig.Legend, plot.Step(p, c.Label(pair), c.StyleIn(e, pair), xs, ys))
 				}
 				p.X.Min, p.X.Max = xmin, xmax
 				p.Y.Min, p.Y.Max = 0, 1

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/schedlab/schedlab/analysis/plot"
@@ -68,6 +69,9 @@ func buildCurves(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 		if zeroSkipped[col] && allZero(cells, col) || windowed[col] && every(cells, col, math.IsNaN) {
 			continue
 		}
+		if len(c.Opts.Metrics) > 0 && !slices.Contains(c.Opts.Metrics, col) {
+			continue
+		}
 		m, _ := metrics.Lookup(col)
 		// Time and rate axes in hours or days on long real logs.
 		var vals []float64
@@ -93,7 +97,7 @@ func buildCurves(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 					hw = append(hw, ci.HalfWidth*scale)
 				}
 				allM, allH = append(allM, ys...), append(allH, hw...)
-				fig.Legend = append(fig.Legend, plot.Curve(p, pair.String(), c.StyleIn(e, pair), xs, ys, hw, dodge(e, k, len(part))))
+				fig.Legend = append(fig.Legend, plot.Curve(p, c.Label(pair), c.StyleIn(e, pair), xs, ys, hw, dodge(e, k, len(part))))
 			}
 			setYRange(p, fig, allM, allH, true)
 			loadTicks(p, e)

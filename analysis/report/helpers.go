@@ -262,7 +262,7 @@ func pairBars(c *Context, e *results.Experiment, title, axis string, part []resu
 		hb.Values = append(hb.Values, v)
 		hb.HalfWidths = append(hb.HalfWidths, hw)
 		hb.Styles = append(hb.Styles, c.StyleIn(e, pair))
-		labels[len(part)-1-k] = pair.String()
+		labels[len(part)-1-k] = c.Label(pair)
 	}
 	p.Add(hb)
 	p.NominalY(labels...)

@@ -402,7 +402,7 @@ func buildMeshMaps(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 					blocks[i] = plot.Block{X: int(b.Piece.X), Y: int(b.Piece.Y), W: int(b.Piece.W), H: int(b.Piece.H), Shade: int(b.JobID), Label: strconv.FormatInt(b.JobID, 10), Group: int(b.JobID)}
 				}
 				pg.Panels = append(pg.Panels, meshPanel{
-					Plot:    plot.NewMeshPlot(pair.String(), m.Width, m.Height, blocks),
+					Plot:    plot.NewMeshPlot(c.Label(pair), m.Width, m.Height, blocks),
 					Blocks:  blocks,
 					Caption: fmt.Sprintf("%d running, %d waiting, busy %.3f", s.Running, s.Waiting, float64(s.Busy)/float64(m.Procs)),
 				})
@@ -587,7 +587,7 @@ func buildMeshSizeGroups(c *Context, e *results.Experiment, idx int) ([]Page, er
 				// Styles by position: the bars of one chart always differ.
 				bars.Values = append(bars.Values, vals)
 				bars.Styles = append(bars.Styles, plot.StyleOf(k))
-				fig.Legend = append(fig.Legend, plot.Entry{Label: pair.String(), Style: plot.StyleOf(k), Bar: true})
+				fig.Legend = append(fig.Legend, plot.Entry{Label: c.Label(pair), Style: plot.StyleOf(k), Bar: true})
 			}
 			p.Add(bars)
 			p.NominalX(labels...)

@@ -22,7 +22,9 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"text/tabwriter"
 
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -31,6 +33,8 @@ import (
 	"github.com/schedlab/schedlab/analysis/results"
 	"github.com/schedlab/schedlab/analysis/table"
 	_ "github.com/schedlab/schedlab/model/catalog" // the machine families (policy.RegisterFamily), which read the results' machines
+	"github.com/schedlab/schedlab/model/experiment"
+	"github.com/schedlab/schedlab/model/metrics"
 	"github.com/schedlab/schedlab/model/schema"
 	"github.com/schedlab/schedlab/trace"
 )
@@ -52,13 +56,29 @@ func (w Window) Set() bool { return w.End > w.Start }
 
 // Options configures Generate.
 type Options struct {
-	In         string         // results directory (jobs/summary/series.parquet)
-	Out        string         // PDF path; "" writes no PDF
-	FiguresDir string         // when set, every figure is also written here
-	Formats    []string       // figure formats for FiguresDir: svg, png, eps, pdf (default svg)
-	TablesDir  string         // when set, every table is written here as .md, .csv and .tex
-	Baseline   string         // "alloc/sched": add relative differences to this pair
-	Pairs      []results.Pair // pairs to show in the main figures besides the best ones
+	In         string   // results directory (jobs/summary/series.parquet)
+	Out        string   // PDF path; "" writes no PDF
+	FiguresDir string   // when set, every figure is also written here
+	Formats    []string // figure formats for FiguresDir: svg, png, eps, pdf (default svg)
+	TablesDir  string   // when set, every table is written here as .md, .csv and .tex
+	// Baseline is the "alloc/sched" pair the relative differences are to
+	// and every main figure shows: "" for the default (FCFS with the
+	// default allocator of flat machines, else the first FCFS pair, none
+	// without FCFS), NoBaseline for none.
+	Baseline string
+	Pairs    []results.Pair // pairs to show in the main figures besides the best ones
+	// Labels relabels pairs in figures and tables ("count/easy" → "EASY").
+	Labels map[results.Pair]string
+	// Metrics, when set, are the summary columns the metric figures (the
+	// curves against load and the allocator × scheduler grids) show,
+	// instead of every applicable one.
+	Metrics []string
+	// NoAppendix leaves out the appendix (the figures of the pairs not
+	// featured in the main section).
+	NoAppendix bool
+	// Top is the number of pairs per experiment in the terminal summary
+	// (default 5).
+	Top int
 	// SteadyState adds the MSER-5 steady-state table on real logs too
 	// (synthetic traces always get it): warm-up deletion can discard up to
 	// half of a log that has no steady state to find.
@@ -67,6 +87,9 @@ type Options struct {
 	Level       float64 // confidence level (default 0.95)
 	Quiet       bool    // no progress on Log (warnings are still written)
 	Log         io.Writer
+	// Stdout, when set and not Quiet, receives the terminal summary: the
+	// Top best pairs of each experiment and where the PDF has the rest.
+	Stdout io.Writer
 }
 
 // Context is what builders see.
@@ -84,6 +107,35 @@ type Context struct {
 	styles  map[results.Pair]plot.Style
 	sels    map[string]*selection // per experiment name: what its figures show
 	dig     *digest               // what the pages keep of each run's jobs (prepare)
+	// Sections are the report's outline (PDF bookmarks and the contents
+	// page), set by Pages.
+	Sections []Section
+}
+
+// Section is an entry of the report's outline: a title, its level (0: a
+// part, 1: a group of pages within it) and the 0-based index of its first
+// page.
+type Section struct {
+	Title string
+	Level int
+	Page  int
+}
+
+// sectionNames are the outline titles of the builders' pages.
+var sectionNames = map[string]string{
+	"ranking": "Ranking of the policy pairs", "title": "Title and provenance", "traces": "Traces",
+	"load-curves": "Metrics against offered load", "trace-bars": "Metrics per trace", "malleable-alpha": "Malleable: the alpha curves",
+	"baseline": "Relative to the baseline", "grid": "Allocator x scheduler grids", "cdf": "Distributions (CDFs)", "series": "Time series",
+	"allocation-quality": "Allocation quality", "size-classes": "Size classes", "mesh-size-groups": "Mesh: size groups",
+	"occupancy": "Occupancy", "mesh-map": "Mesh: occupancy maps", "summary-table": "Summary table", "steady-state": "Steady state",
+	"malleable-normalised": "Malleable: normalised results",
+}
+
+func sectionName(builder string) string {
+	if n, ok := sectionNames[builder]; ok {
+		return n
+	}
+	return builder
 }
 
 // Style returns the figure style of a pair: the same in every figure.
@@ -163,7 +215,21 @@ func NewContext(set *results.Set, opts Options) (*Context, error) {
 	for i, p := range ctx.Pairs {
 		ctx.styles[p] = plot.StyleOf(i)
 	}
-	if opts.Baseline != "" {
+	for _, m := range opts.Metrics {
+		if _, ok := metrics.Lookup(m); !ok || !slices.Contains(CurveMetrics, m) {
+			return nil, fmt.Errorf("--metrics %q: unknown metric (known: %s)", m, strings.Join(CurveMetrics, ", "))
+		}
+	}
+	for p := range opts.Labels {
+		if _, ok := ctx.styles[p]; !ok {
+			return nil, fmt.Errorf("--label %q: no such pair in %s", p, filepath.Join(set.Dir, schema.SummaryFile))
+		}
+	}
+	switch opts.Baseline {
+	case NoBaseline:
+	case "":
+		ctx.Baseline = defaultBaseline(ctx.Pairs)
+	default:
 		b, err := results.ParsePair(opts.Baseline)
 		if err != nil {
 			return nil, fmt.Errorf("--baseline: %w", err)
@@ -181,6 +247,38 @@ func NewContext(set *results.Set, opts Options) (*Context, error) {
 	return ctx, nil
 }
 
+// NoBaseline is the Options.Baseline value for no baseline pair.
+const NoBaseline = "none"
+
+// defaultBaseline is the default baseline pair: FCFS with the default
+// allocator of flat machines (experiment.DefaultFlatAlloc), else the first
+// FCFS pair; nil when no pair runs FCFS.
+func defaultBaseline(pairs []results.Pair) *results.Pair {
+	var first *results.Pair
+	for i := range pairs {
+		p := pairs[i]
+		if p.Sched != "fcfs" {
+			continue
+		}
+		if p.Alloc == experiment.DefaultFlatAlloc {
+			return &p
+		}
+		if first == nil {
+			first = &p
+		}
+	}
+	return first
+}
+
+// Label is the name of a pair in figures and tables: its --label, else
+// "alloc/sched".
+func (c *Context) Label(p results.Pair) string {
+	if l, ok := c.Opts.Labels[p]; ok {
+		return l
+	}
+	return p.String()
+}
+
 // appendixPage is a page that belongs to the appendix section.
 type appendixPage interface{ InAppendix() bool }
 
@@ -192,11 +290,49 @@ func (ctx *Context) Pages() ([]Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(app) > 0 {
+	if len(app) > 0 && !ctx.Opts.NoAppendix {
+		ctx.Sections = append(ctx.Sections, Section{Title: "Appendix: the other policy pairs", Page: len(main)})
 		main = append(main, ctx.appendixIntro())
 		main = append(main, app...)
 	}
+	// The contents page follows the title page (or opens the report).
+	at := 0
+	for _, s := range ctx.Sections {
+		if s.Title == sectionName("title") {
+			at = s.Page + 1
+		}
+	}
+	for i := range ctx.Sections {
+		if ctx.Sections[i].Page >= at {
+			ctx.Sections[i].Page++
+		}
+	}
+	i := slices.IndexFunc(ctx.Sections, func(s Section) bool { return s.Page > at })
+	if i < 0 {
+		i = len(ctx.Sections)
+	}
+	ctx.Sections = slices.Insert(ctx.Sections, i, Section{Title: "Contents", Page: at})
+	main = slices.Insert(main, at, ctx.contentsPage())
 	return main, nil
+}
+
+// contentsPage lists the outline's sections with their page numbers (the
+// groups within each part when they fit on the page).
+func (ctx *Context) contentsPage() Page {
+	// A TextPage holds 35 lines at 10 points, 43 at 8.
+	all := len(ctx.Sections) <= 43
+	var lines [][2]string
+	for _, s := range ctx.Sections {
+		if s.Level > 0 && !all {
+			continue
+		}
+		title := s.Title
+		if s.Level > 0 {
+			title = "    " + title
+		}
+		lines = append(lines, [2]string{"p. " + strconv.Itoa(s.Page+1), title})
+	}
+	return &TextPage{Title: "Contents", Lines: lines, Small: len(lines) > 35}
 }
 
 func (ctx *Context) pages() (main, appendix []Page, err error) {
@@ -212,10 +348,14 @@ func (ctx *Context) pages() (main, appendix []Page, err error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", b.Name, err)
 		}
+		if len(ps) > 0 {
+			ctx.Sections = append(ctx.Sections, Section{Title: sectionName(b.Name), Page: len(pages)})
+		}
 		pages = append(pages, ps...)
 	}
 	for i := range ctx.Experiments {
 		e := &ctx.Experiments[i]
+		ctx.Sections = append(ctx.Sections, Section{Title: fmt.Sprintf("Experiment %d: %s", i+1, ctx.expTitle(e)), Page: len(pages)})
 		if noJobCounted(e) {
 			pages = append(pages, noJobPage(e, i+1))
 			continue
@@ -228,7 +368,12 @@ func (ctx *Context) pages() (main, appendix []Page, err error) {
 			if err != nil {
 				return nil, nil, fmt.Errorf("%s (experiment %s): %w", b.Name, e.Name, err)
 			}
+			first := true
 			for _, p := range ps {
+				if a, ok := p.(appendixPage); !(ok && a.InAppendix()) && first {
+					ctx.Sections = append(ctx.Sections, Section{Title: sectionName(b.Name), Level: 1, Page: len(pages)})
+					first = false
+				}
 				if a, ok := p.(appendixPage); ok && a.InAppendix() {
 					appendix = append(appendix, p)
 				} else {
@@ -252,7 +397,7 @@ func (ctx *Context) appendixIntro() Page {
 			}
 			names := make([]string, len(g.Pairs))
 			for k, p := range g.Pairs {
-				names[k] = p.String()
+				names[k] = ctx.Label(p)
 			}
 			lines = append(lines, [2]string{fmt.Sprintf("Experiment %d, group %d", i+1, g.Part), strings.Join(names, "; ")})
 		}
@@ -365,7 +510,12 @@ func Generate(opts Options) error {
 		return err
 	}
 	if opts.Out != "" {
-		if err := WritePDF(opts.Out, pages); err != nil {
+		if err := writePDF(opts.Out, pages, ctx.Sections); err != nil {
+			return err
+		}
+	}
+	if !opts.Quiet && opts.Stdout != nil {
+		if err := ctx.WriteSummary(opts.Stdout); err != nil {
 			return err
 		}
 	}
@@ -375,9 +525,81 @@ func Generate(opts Options) error {
 	return nil
 }
 
+// WriteSummary writes the terminal summary of a report whose pages were
+// built: per experiment, its Top (default 5) best pairs from the ranking
+// (values, and whether each is significantly apart from the next), and
+// the page of the PDF with the full ranking.
+func (ctx *Context) WriteSummary(w io.Writer) error {
+	top := ctx.Opts.Top
+	if top <= 0 {
+		top = 5
+	}
+	rankPage := -1
+	for _, s := range ctx.Sections {
+		if s.Title == sectionName("ranking") {
+			rankPage = s.Page
+		}
+	}
+	var b strings.Builder
+	for i := range ctx.Experiments {
+		e := &ctx.Experiments[i]
+		if noJobCounted(e) {
+			fmt.Fprintf(&b, "Experiment %d: %s: no job counted\n\n", i+1, ctx.expTitle(e))
+			continue
+		}
+		t := rankingTable(ctx, e, i+1)
+		fmt.Fprintf(&b, "Experiment %d: %s\n", i+1, ctx.expTitle(e))
+		tw := tabwriter.NewWriter(&b, 2, 8, 2, ' ', 0)
+		keep := func(h string) bool { return h != "mean ranks" && h != "figures" }
+		var cells []string
+		for _, h := range t.Header {
+			if keep(h) {
+				cells = append(cells, h)
+			}
+		}
+		fmt.Fprintln(tw, "  "+strings.Join(cells, "\t"))
+		shown := 0
+		for _, row := range t.Rows {
+			if row[0] != "" || row[1] != "" { // a pair's first row (not another trace's)
+				if shown++; shown > top {
+					break
+				}
+			}
+			cells = cells[:0]
+			for k, h := range t.Header {
+				if keep(h) {
+					cells = append(cells, row[k])
+				}
+			}
+			fmt.Fprintln(tw, "  "+strings.Join(cells, "\t"))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		n := len(ctx.sel(e).ranked)
+		more := ""
+		if n > top {
+			more = fmt.Sprintf("%d more pairs; ", n-top)
+		}
+		switch {
+		case ctx.Opts.Out != "" && rankPage >= 0:
+			fmt.Fprintf(&b, "  (%sthe full ranking, with the notes: page %d of %s)\n\n", more, rankPage+1, ctx.Opts.Out)
+		case more != "":
+			fmt.Fprintf(&b, "  (%s)\n\n", strings.TrimSuffix(more, "; "))
+		default:
+			b.WriteString("\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
 // WritePDF draws pages into one PDF at path (atomically). The output is
 // deterministic: fonts embedded, fixed dates, sorted catalogs.
-func WritePDF(path string, pages []Page) error {
+func WritePDF(path string, pages []Page) error { return writePDF(path, pages, nil) }
+
+// writePDF is WritePDF with an outline (bookmarks) of the sections.
+func writePDF(path string, pages []Page, sections []Section) error {
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
@@ -387,6 +609,11 @@ func WritePDF(path string, pages []Page) error {
 	for i, p := range pages {
 		if i > 0 {
 			c.NextPage()
+		}
+		for _, s := range sections {
+			if s.Page == i {
+				c.Bookmark(s.Title, s.Level)
+			}
 		}
 		dc := draw.New(c)
 		p.Draw(dc)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -625,5 +626,124 @@ func TestMeshPlacement(t *testing.T) {
 	v, err := rowAllocValues(ctx, &set.Summary[0])
 	if err != nil || v["dispersion"] != 2 {
 		t.Errorf("dispersion of 2x2 submeshes on an 8-wide mesh: %v %v, want 2", v, err)
+	}
+}
+
+// TestLaTeXKeepsEveryRow checks that every exported LaTeX table holds all
+// its rows (a table longer than a page is split into floats, not
+// clipped): the data rows of each .tex equal its CSV's, and the summary
+// table has one row per pair and load.
+func TestLaTeXKeepsEveryRow(t *testing.T) {
+	spec := sweepSpec
+	spec.Pairs, spec.Reps, spec.Series = 12, 2, false
+	in := writeFixture(t, spec)
+	dir := t.TempDir()
+	if err := Generate(Options{In: in, TablesDir: dir, Quiet: true}); err != nil {
+		t.Fatal(err)
+	}
+	texs, _ := filepath.Glob(filepath.Join(dir, "*.tex"))
+	if len(texs) == 0 {
+		t.Fatal("no tables")
+	}
+	for _, f := range texs {
+		tex, _ := os.ReadFile(f)
+		c, _ := os.Open(strings.TrimSuffix(f, ".tex") + ".csv")
+		recs, err := csv.NewReader(c).ReadAll()
+		c.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := texDataRows(string(tex)); got != len(recs)-1 {
+			t.Errorf("%s: %d LaTeX rows, %d CSV rows", filepath.Base(f), got, len(recs)-1)
+		}
+		if filepath.Base(f) == "exp1-summary.tex" {
+			if want := 12 * len(spec.Loads); len(recs)-1 != want || !strings.Contains(string(tex), "(continued, 2/2)") {
+				t.Errorf("summary: %d rows, want %d in two floats", len(recs)-1, want)
+			}
+		}
+	}
+}
+
+// texDataRows counts the data rows of the tabulars of tex (the rows
+// between \midrule and \bottomrule).
+func texDataRows(tex string) int {
+	n, in := 0, false
+	for _, l := range strings.Split(tex, "\n") {
+		switch l {
+		case `\midrule`:
+			in = true
+		case `\bottomrule`:
+			in = false
+		default:
+			if in && strings.HasSuffix(l, `\\`) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestShapingOptions checks the options that shape a report for a paper:
+// --label renames a pair in the figures, --metrics keeps the metric
+// figures to those named, --appendix=false drops the appendix, the PDF
+// has an outline and a contents page, and the terminal summary shows the
+// top pairs with a pointer to the PDF.
+func TestShapingOptions(t *testing.T) {
+	in := writeFixture(t, fixture.Spec{Procs: 32, Jobs: 80, Loads: []float64{0.4, 0.8}, Reps: 2, Pairs: 14, Seed: 5})
+	set, err := results.Load(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	easy := fixture.PairName(1)
+	full, fullPages := pagesOf(t, set, Options{})
+	ctx, pages := pagesOf(t, set, Options{Labels: map[results.Pair]string{easy: "EASY"}, Metrics: []string{"mean_wait"}, NoAppendix: true, Pairs: []results.Pair{easy}})
+	names := figureNames(pages)
+	if countPrefix(names, "exp1-mean_wait-vs-load") != 1 || countPrefix(names, "exp1-mean_response-vs-load") != 0 || countPrefix(names, "exp1-grid-mean_wait") != 1 || countPrefix(names, "exp1-grid-") != 1 {
+		t.Errorf("--metrics mean_wait: figures %v", names)
+	}
+	if countPrefix(figureNames(fullPages), "exp1-mean_response-vs-load-a") == 0 || countPrefix(names, "exp1-mean_wait-vs-load-a") != 0 || len(pages) >= len(fullPages) {
+		t.Errorf("--appendix=false: %d pages (%d with the appendix): %v", len(pages), len(fullPages), names)
+	}
+	if l := legendLabels(figureNamed(t, pages, "exp1-mean_wait-vs-load")); !slices.Contains(l, "EASY") || slices.Contains(l, easy.String()) {
+		t.Errorf("--label: legend %v", l)
+	}
+	figureNamed(t, pages, "exp1-grid-mean_wait") // a heat map: 4 allocators × 4 schedulers
+	// Contents: one page after the title page, listing every section at
+	// its page.
+	var contents *TextPage
+	for i, p := range pages {
+		if tp, ok := p.(*TextPage); ok && tp.Title == "Contents" {
+			contents = tp
+			if !slices.ContainsFunc(ctx.Sections, func(s Section) bool { return s.Title == "Contents" && s.Page == i }) {
+				t.Errorf("contents at page %d, sections %v", i, ctx.Sections)
+			}
+		}
+	}
+	if contents == nil || len(contents.Lines) != len(ctx.Sections) {
+		t.Fatalf("contents page: %+v, sections %v", contents, ctx.Sections)
+	}
+	for _, s := range ctx.Sections {
+		if s.Page < 0 || s.Page >= len(pages) {
+			t.Errorf("section %v outside the %d pages", s, len(pages))
+		}
+		if s.Title == "Appendix: the other policy pairs" {
+			t.Error("appendix section without an appendix")
+		}
+	}
+	if !slices.ContainsFunc(full.Sections, func(s Section) bool { return s.Title == "Appendix: the other policy pairs" }) {
+		t.Error("no appendix section in the full report")
+	}
+	out := filepath.Join(t.TempDir(), "r.pdf")
+	var term bytes.Buffer
+	if err := Generate(Options{In: in, Out: out, Top: 3, Stdout: &term}); err != nil {
+		t.Fatal(err)
+	}
+	pdf, _ := os.ReadFile(out)
+	if !bytes.Contains(pdf, []byte("/Outlines")) || !bytes.Contains(pdf, []byte("/Title (Experiment 1: ")) || !bytes.Contains(pdf, []byte("/Title (Contents)")) {
+		t.Error("PDF without an outline")
+	}
+	lines := strings.Split(strings.TrimSpace(term.String()), "\n")
+	if len(lines) != 6 || !strings.HasPrefix(lines[0], "Experiment 1: ") || !strings.Contains(lines[5], "11 more pairs; the full ranking, with the notes: page 1 of "+out) {
+		t.Errorf("terminal summary:\n%s", term.String())
 	}
 }

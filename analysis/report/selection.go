@@ -170,18 +170,14 @@ func (c *Context) selectPairs(e *results.Experiment) *selection {
 			s.meanRank[col] = append(s.meanRank[col], ranks[col][p])
 		}
 	}
-	// The reference pair: --baseline, else the first FCFS pair.
-	if c.Baseline != nil && slices.Contains(pairs, *c.Baseline) {
+	// The reference pair: --baseline, else the default baseline of the
+	// experiment's pairs (FCFS with the default allocator).
+	switch {
+	case c.Baseline != nil && slices.Contains(pairs, *c.Baseline):
 		b := *c.Baseline
 		s.ref = &b
-	} else if c.Baseline == nil {
-		for _, p := range pairs {
-			if p.Sched == "fcfs" {
-				p := p
-				s.ref = &p
-				break
-			}
-		}
+	case c.Opts.Baseline == "" || c.Opts.Baseline == NoBaseline:
+		s.ref = defaultBaseline(pairs)
 	}
 	chosen := map[results.Pair]bool{}
 	add := func(p results.Pair, why string) {
@@ -192,10 +188,10 @@ func (c *Context) selectPairs(e *results.Experiment) *selection {
 		s.why[p] = why
 	}
 	if s.ref != nil {
-		if c.Baseline != nil {
+		if c.Opts.Baseline != "" && c.Opts.Baseline != NoBaseline {
 			add(*s.ref, "baseline")
 		} else {
-			add(*s.ref, "reference (FCFS)")
+			add(*s.ref, "baseline (FCFS)")
 		}
 	}
 	for _, p := range c.Opts.Pairs {
@@ -203,23 +199,50 @@ func (c *Context) selectPairs(e *results.Experiment) *selection {
 			add(p, "named with --pairs")
 		}
 	}
-	// The best pairs per metric, in turn, until the group is full.
-	byCol := map[string][]results.Pair{}
+	// The best pairs per metric, in turn, until the group is full. Pairs
+	// tied on a metric (the same mean rank) are taken together or not at
+	// all: a tie never decides which pairs are drawn (on real logs most
+	// pairs tie on utilization, and the pair order would pick the first
+	// alphabetically). A metric whose next tie group does not fit stops
+	// contributing.
+	names := map[string]string{"mean_response": "mean response", "mean_bsld": "bounded slowdown", "utilization": "utilization"}
+	tied := map[string][][]results.Pair{}
 	for _, col := range RankMetrics {
 		ps := slices.Clone(pairs)
 		sort.SliceStable(ps, func(i, j int) bool { return ranks[col][ps[i]] < ranks[col][ps[j]] })
-		byCol[col] = ps
+		tied[col] = tieGroups(ps, func(p results.Pair) float64 { return ranks[col][p] })
 	}
-	names := map[string]string{"mean_response": "mean response", "mean_bsld": "bounded slowdown", "utilization": "utilization"}
-	for k := 0; k < len(pairs) && len(chosen) < plot.MaxCurves; k++ {
+	next := map[string]int{}
+	for more := true; more; {
+		more = false
 		for _, col := range RankMetrics {
-			if len(chosen) >= plot.MaxCurves {
-				break
+			k := next[col]
+			if k < 0 || k >= len(tied[col]) {
+				continue
 			}
-			p := byCol[col][k]
-			if !chosen[p] {
-				add(p, fmt.Sprintf("best %d on %s", k+1, names[col]))
+			var fresh []results.Pair
+			for _, p := range tied[col][k] {
+				if !chosen[p] {
+					fresh = append(fresh, p)
+				}
 			}
+			if len(chosen)+len(fresh) > plot.MaxCurves {
+				next[col] = -1 // the tie does not fit: no pair of it, no worse pair
+				continue
+			}
+			rank := 1
+			for _, g := range tied[col][:k] {
+				rank += len(g)
+			}
+			why := fmt.Sprintf("best %d on %s", rank, names[col])
+			if len(tied[col][k]) > 1 {
+				why = fmt.Sprintf("tied %d on %s", rank, names[col])
+			}
+			for _, p := range fresh {
+				add(p, why)
+			}
+			next[col] = k + 1
+			more = true
 		}
 	}
 	// Featured pairs in rank order (the reference first, below), the
@@ -254,6 +277,23 @@ func (c *Context) selectPairs(e *results.Experiment) *selection {
 		}
 	}
 	return s
+}
+
+// tieGroups splits ps, sorted by key, into runs of equal key (NaN equal
+// to NaN).
+func tieGroups(ps []results.Pair, key func(results.Pair) float64) [][]results.Pair {
+	var out [][]results.Pair
+	for i, p := range ps {
+		if i > 0 {
+			a, b := key(ps[i-1]), key(p)
+			if a == b || math.IsNaN(a) && math.IsNaN(b) {
+				out[len(out)-1] = append(out[len(out)-1], p)
+				continue
+			}
+		}
+		out = append(out, []results.Pair{p})
+	}
+	return out
 }
 
 // expTitle is the readable name of an experiment for figure titles: the

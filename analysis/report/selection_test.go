@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"sort"
 	"strings"
@@ -180,5 +181,58 @@ func TestHBarRange(t *testing.T) {
 	}
 	if r := hbarRange(math.NaN(), math.NaN()); r.log || r.max != 1 {
 		t.Errorf("none: %+v", r)
+	}
+}
+
+// TestTiesNeverChooseFigures checks, on result sets full of ties (values
+// drawn from a few levels), that ties share a rank in the ranking table
+// and never decide which pairs the main figures show: two pairs equal on
+// every ranking metric are featured together or not at all, whatever
+// their names' order.
+func TestTiesNeverChooseFigures(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 9))
+	for trial := 0; trial < 40; trial++ {
+		set := fixture.Build(fixture.Spec{Procs: 16, Jobs: 20, Reps: 1, Pairs: 12, Seed: uint64(trial), Real: true})
+		for i := range set.Summary {
+			r := &set.Summary[i]
+			r.MeanResponse = float64(1 + rng.IntN(4))
+			r.MeanBSLD = float64(1 + rng.IntN(2))
+			r.Utilization = 0.5 + 0.1*float64(rng.IntN(2))
+		}
+		ctx, pages := pagesOf(t, set, Options{})
+		e := &ctx.Experiments[0]
+		s := ctx.sel(e)
+		key := map[results.Pair][3]float64{}
+		for _, cl := range e.Cells() {
+			key[cl.Pair] = [3]float64{cl.CI("mean_response", 0.95).Mean, cl.CI("mean_bsld", 0.95).Mean, cl.CI("utilization", 0.95).Mean}
+		}
+		featured := map[results.Pair]bool{}
+		for _, p := range s.featured {
+			featured[p] = true
+		}
+		for _, a := range e.Pairs() {
+			for _, b := range e.Pairs() {
+				if a != b && key[a] == key[b] && featured[a] != featured[b] && (s.ref == nil || *s.ref != a && *s.ref != b) {
+					t.Fatalf("trial %d: %s and %s tie on every metric but only one is featured (%v)", trial, a, b, s.featured)
+				}
+			}
+		}
+		var tp *TablePage
+		for _, p := range pages {
+			if x, ok := p.(*TablePage); ok && strings.HasPrefix(x.Table.Title, "Ranking") {
+				tp = x
+				break
+			}
+		}
+		for i := 1; i < len(tp.Table.Rows); i++ {
+			prev, row := tp.Table.Rows[i-1], tp.Table.Rows[i]
+			pa, pb := results.Pair{Alloc: prev[1], Sched: prev[2]}, results.Pair{Alloc: row[1], Sched: row[2]}
+			if (key[pa] == key[pb]) != (prev[0] == row[0]) {
+				t.Fatalf("trial %d: rows %v and %v: tie %v but ranks %s, %s", trial, prev[:3], row[:3], key[pa] == key[pb], prev[0], row[0])
+			}
+			if key[pa] == key[pb] && prev[7] != "=" {
+				t.Errorf("trial %d: tied rows %v %v: vs next %q, want =", trial, prev[:3], row[:3], prev[8])
+			}
+		}
 	}
 }

@@ -80,7 +80,7 @@ func buildSizeClasses(c *Context, e *results.Experiment, idx int) ([]Page, error
 				}
 				bars.Values = append(bars.Values, vals)
 				bars.Styles = append(bars.Styles, c.StyleIn(e, pair))
-				fig.Legend = append(fig.Legend, plot.Entry{Label: pair.String(), Style: c.StyleIn(e, pair), Bar: true})
+				fig.Legend = append(fig.Legend, plot.Entry{Label: c.Label(pair), Style: c.StyleIn(e, pair), Bar: true})
 			}
 			p.Add(bars)
 			p.NominalX(labels...)

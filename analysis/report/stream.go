@@ -35,11 +35,11 @@ type runDigest struct {
 	placed        bool // some job has a placement
 	alloc         map[string]float64
 	allocErr      error
-	pooled        []pooledJob      // focus runs
-	steady        []string         // single-replication cells: jobs, deleted, resp, wait, bsld
-	steadyLimited bool             // MSER-5 hit its search limit
-	jobs          []results.Job    // occupancy and mesh-map runs: every row
-	series        []results.Series // time-series runs
+	pooled        []pooledJob   // focus runs
+	steady        []string      // single-replication cells: jobs, deleted, resp, wait, bsld
+	steadyLimited bool          // MSER-5 hit its search limit
+	jobs          []results.Job // occupancy and mesh-map runs: every row
+	series        *seriesDigest // time-series runs
 }
 
 // runNeeds says what to keep of a run.
@@ -140,27 +140,59 @@ func (c *Context) prepare() error {
 	if err != nil {
 		return err
 	}
-	ser := func() error {
+	// The series, in two passes: the first finds each run's time span
+	// (which fixes the windows of its figure, shared by the pairs), the
+	// second keeps only the lines drawn (window averages), not the rows.
+	ser := func(fn func(k results.Key, rows []results.Series, rd *runDigest)) error {
 		return c.Set.EachSeriesRun(func(k results.Key, rows []results.Series) error {
-			if n := needs[k]; n != nil && n.ts {
+			if n := needs[k]; n != nil && n.ts && len(rows) > 0 {
 				rd := d.runs[k]
 				if rd == nil {
 					rd = &runDigest{}
 					d.runs[k] = rd
 				}
-				rd.series = slices.Clone(rows)
+				fn(k, rows, rd)
 			}
 			return nil
 		})
 	}
-	err = ser()
+	span := func(_ results.Key, rows []results.Series, rd *runDigest) {
+		sd := &seriesDigest{first: rows[0].Time, last: rows[len(rows)-1].Time, lines: map[seriesFrame][2]seriesLine{}}
+		for i := range rows {
+			sd.peak[0] = max(sd.peak[0], float64(rows[i].Busy))
+			sd.peak[1] = max(sd.peak[1], float64(rows[i].Queue))
+		}
+		rd.series = sd
+	}
+	err = ser(span)
 	if errors.Is(err, results.ErrUnsorted) {
 		for _, rd := range d.runs {
 			rd.series = nil
 		}
-		err = ser()
+		err = ser(span)
 	}
 	if err != nil {
+		return err
+	}
+	frames := map[results.Key][]seriesFrame{}
+	for ei := range c.Experiments {
+		e := &c.Experiments[ei]
+		for _, f := range focuses(e) {
+			fr, ok := c.seriesFrameOf(d, e, f)
+			if !ok {
+				continue
+			}
+			for _, pair := range e.Pairs() {
+				k := results.Key{Trace: f.Traces[0], Pair: pair, Rep: f.Rep, Machine: e.Machine, Comm: e.Comm}
+				frames[k] = append(frames[k], fr)
+			}
+		}
+	}
+	if err := ser(func(k results.Key, rows []results.Series, rd *runDigest) {
+		for _, fr := range frames[k] {
+			rd.series.lines[fr] = drawnLines(fr, rows)
+		}
+	}); err != nil {
 		return err
 	}
 	c.dig = d

@@ -54,7 +54,7 @@ func TestStreamedReportEqualsLoaded(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := t.TempDir()
-			if err := WritePDF(filepath.Join(out, "loaded.pdf"), pages); err != nil {
+			if err := writePDF(filepath.Join(out, "loaded.pdf"), pages, ctx.Sections); err != nil {
 				t.Fatal(err)
 			}
 			if err := Generate(Options{In: dir, Out: filepath.Join(out, "streamed.pdf"), Window: win, Quiet: true}); err != nil {

@@ -57,45 +57,107 @@ func binWidth(unit string, span float64) (float64, string) {
 	return w, plot.Compact(w) + " " + unit
 }
 
+// seriesDigest is what the time-series figures keep of a run's series
+// rows: its time span, its peaks and the lines drawn (window averages, a
+// few hundred points, not the rows: a run of a year-long log has hundreds
+// of thousands).
+type seriesDigest struct {
+	first, last float64
+	peak        [2]float64 // busy processors, queue length (at least 0)
+	lines       map[seriesFrame][2]seriesLine
+}
+
+// seriesFrame is what fixes the lines of a focus's time-series figures:
+// its time span over every pair's run, the machine size and the time
+// unit.
+type seriesFrame struct {
+	t0, t1 float64
+	procs  int64
+	unit   string
+}
+
+// seriesLine is one drawn line: window starts (in the figure's time unit)
+// and window averages, ending with the run's end and NaN.
+type seriesLine struct{ xs, ys []float64 }
+
+// seriesFrameOf returns the frame of a focus's time-series figures, from
+// the runs' spans in d; ok is false when there is no span to draw.
+func (c *Context) seriesFrameOf(d *digest, e *results.Experiment, f focus) (fr seriesFrame, ok bool) {
+	tr := f.Traces[0]
+	for i := range e.Rows {
+		if e.Rows[i].Trace == tr {
+			fr.procs = e.Rows[i].Procs
+		}
+	}
+	fr.t0, fr.t1, fr.unit = math.Inf(1), math.Inf(-1), expUnit(c, e)
+	for _, pair := range e.Pairs() {
+		if rd := d.runs[results.Key{Trace: tr, Pair: pair, Rep: f.Rep, Machine: e.Machine, Comm: e.Comm}]; rd != nil && rd.series != nil {
+			fr.t0, fr.t1 = math.Min(fr.t0, rd.series.first), math.Max(fr.t1, rd.series.last)
+		}
+	}
+	return fr, fr.t1 > fr.t0
+}
+
+// drawnLines averages a run's series rows (in time order) over the
+// windows of fr: utilization (busy processors when the machine size is
+// unknown), then queue length.
+func drawnLines(fr seriesFrame, rows []results.Series) [2]seriesLine {
+	div, _ := timeScale(fr.unit, fr.t1-fr.t0)
+	bw, _ := binWidth(fr.unit, fr.t1-fr.t0)
+	t := make([]float64, len(rows))
+	v := make([]float64, len(rows))
+	for i := range rows {
+		t[i] = rows[i].Time
+	}
+	var out [2]seriesLine
+	for which := range out {
+		for i := range rows {
+			if which == 0 {
+				v[i] = float64(rows[i].Busy)
+				if fr.procs > 0 {
+					v[i] = float64(rows[i].Busy) / float64(fr.procs)
+				}
+			} else {
+				v[i] = float64(rows[i].Queue)
+			}
+		}
+		end := t[len(t)-1]
+		nb := max(1, int(math.Ceil((end-fr.t0)/bw)))
+		xs, ys := plot.Downsample(t, v, fr.t0, fr.t0+float64(nb)*bw, nb)
+		for i := range xs {
+			xs[i] = (fr.t0 + float64(i)*bw) / div // window starts: steps over each window
+		}
+		out[which] = seriesLine{append(xs, math.Min(end, fr.t0+float64(nb)*bw)/div), append(ys, math.NaN())}
+	}
+	return out
+}
+
 // buildSeries draws utilization and queue length over time for each
 // focus trace: time averages over round windows, each line stopping when
 // its run ends, at most seriesLines lines per panel (a group's pairs in
 // stacked panels sharing the time axis).
 func buildSeries(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 	unit := expUnit(c, e)
-	procs := map[string]int64{}
-	for i := range e.Rows {
-		procs[e.Rows[i].Trace] = e.Rows[i].Procs
+	if err := c.prepare(); err != nil {
+		return nil, err
 	}
 	var pages []Page
 	for _, f := range focuses(e) {
 		tr := f.Traces[0]
-		type ser struct{ t, busy, queue []float64 }
-		data := map[results.Pair]ser{}
-		t0, t1 := math.Inf(1), math.Inf(-1)
-		for _, pair := range e.Pairs() {
-			var rows []results.Series
-			if rd := c.run(results.Key{Trace: tr, Pair: pair, Rep: f.Rep, Machine: e.Machine, Comm: e.Comm}); rd != nil {
-				rows = rd.series
-			}
-			var s ser
-			for _, r := range rows {
-				s.t = append(s.t, r.Time)
-				s.busy = append(s.busy, float64(r.Busy))
-				s.queue = append(s.queue, float64(r.Queue))
-			}
-			if len(s.t) > 0 {
-				t0, t1 = math.Min(t0, s.t[0]), math.Max(t1, s.t[len(s.t)-1])
-			}
-			data[pair] = s
-		}
-		if !(t1 > t0) {
+		fr, ok := c.seriesFrameOf(c.dig, e, f)
+		if !ok {
 			continue
 		}
-		np := procs[tr]
+		data := map[results.Pair]*seriesDigest{}
+		for _, pair := range e.Pairs() {
+			if rd := c.run(results.Key{Trace: tr, Pair: pair, Rep: f.Rep, Machine: e.Machine, Comm: e.Comm}); rd != nil && rd.series != nil {
+				data[pair] = rd.series
+			}
+		}
+		t0, t1, np := fr.t0, fr.t1, fr.procs
 		div, tunit := timeScale(unit, t1-t0)
-		bw, bname := binWidth(unit, t1-t0)
-		for _, which := range []string{"utilization", "queue"} {
+		_, bname := binWidth(unit, t1-t0)
+		for wi, which := range []string{"utilization", "queue"} {
 			for _, g := range c.groups(e) {
 				ylabel := "waiting jobs"
 				title := "Queue length over time"
@@ -113,15 +175,13 @@ func buildSeries(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 					fig.Note = "Trace " + tr + ". " + fig.Note
 				}
 				panels := panelsByPeak(g.Pairs, func(p results.Pair) float64 {
-					s := data[p]
-					v := s.queue
-					if which == "utilization" {
-						v = s.busy
+					if s := data[p]; s != nil {
+						return s.peak[wi]
 					}
-					return slices.Max(append([]float64{0}, v...))
+					return 0
 				})
 				for _, pair := range g.Pairs { // the legend in the group's order
-					fig.Legend = append(fig.Legend, plot.Entry{Label: pair.String(), Style: c.StyleIn(e, pair)})
+					fig.Legend = append(fig.Legend, plot.Entry{Label: c.Label(pair), Style: c.StyleIn(e, pair)})
 				}
 				for pi, part := range panels {
 					p := plot.New("", "time ("+tunit+")", ylabel)
@@ -133,27 +193,11 @@ func buildSeries(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 					}
 					for _, pair := range part {
 						s := data[pair]
-						if len(s.t) == 0 {
+						if s == nil {
 							continue
 						}
-						v := s.queue
-						if which == "utilization" {
-							v = make([]float64, len(s.busy))
-							for i, b := range s.busy {
-								v[i] = b
-								if np > 0 {
-									v[i] = b / float64(np)
-								}
-							}
-						}
-						end := s.t[len(s.t)-1]
-						nb := max(1, int(math.Ceil((end-t0)/bw)))
-						xs, ys := plot.Downsample(s.t, v, t0, t0+float64(nb)*bw, nb)
-						for i := range xs {
-							xs[i] = (t0 + float64(i)*bw) / div // window starts: steps over each window
-						}
-						xs, ys = append(xs, math.Min(end, t0+float64(nb)*bw)/div), append(ys, math.NaN())
-						plot.Step(p, pair.String(), c.StyleIn(e, pair), xs, ys)
+						l := s.lines[fr][wi]
+						plot.Step(p, c.Label(pair), c.StyleIn(e, pair), l.xs, l.ys)
 					}
 					p.X.Min, p.X.Max = t0/div, t1/div
 					p.Y.Min = 0

@@ -45,7 +45,7 @@ func buildTitle(c *Context, _ *results.Experiment, _ int) ([]Page, error) {
 		{"Confidence level", fmt.Sprintf("%g%% (Student t across replications)", c.Level*100)},
 	}
 	if c.Baseline != nil {
-		lines = append(lines, [2]string{"Baseline pair", c.Baseline.String()})
+		lines = append(lines, [2]string{"Baseline pair", c.Label(*c.Baseline)})
 	}
 	if c.Warning != "" {
 		lines = append(lines, [2]string{"Warning", c.Warning})

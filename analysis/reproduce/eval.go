@@ -22,11 +22,18 @@ const (
 	Agrees        Verdict = iota // ours agrees with the published value within the tolerance
 	Disagrees                    // it does not
 	NotComparable                // the results cannot decide (no cells, one replication, ...); Row.Reason says why
+	// NotSignificant: consistent with the claim, but not significantly: a
+	// ranking whose neighbours' confidence intervals overlap, or a value
+	// within its tolerance only by the confidence-interval rule (its
+	// relative or absolute rule failed), that is, because the interval is
+	// wide. Counted apart from Agrees.
+	NotSignificant
 )
 
-// String is "agrees", "disagrees" or "not comparable".
+// String is "agrees", "disagrees", "not comparable" or "consistent, not
+// significant".
 func (v Verdict) String() string {
-	return [...]string{"agrees", "disagrees", "not comparable"}[v]
+	return [...]string{"agrees", "disagrees", "not comparable", "consistent, not significant"}[v]
 }
 
 // Row is the evaluation of one expectation: one line of the table.
@@ -133,19 +140,27 @@ func Evaluate(s *Suite, rows []schema.Summary, m Mode, level float64) []Row {
 	return out
 }
 
-// Counts returns how many rows agree, disagree and are not comparable.
-func Counts(rows []Row) (agree, disagree, notComparable int) {
+// Count is how many rows have each verdict.
+type Count struct {
+	Agree, NotSignificant, Disagree, NotComparable int
+}
+
+// Counts counts the rows' verdicts.
+func Counts(rows []Row) Count {
+	var c Count
 	for _, r := range rows {
 		switch r.Verdict {
 		case Agrees:
-			agree++
+			c.Agree++
+		case NotSignificant:
+			c.NotSignificant++
 		case Disagrees:
-			disagree++
+			c.Disagree++
 		default:
-			notComparable++
+			c.NotComparable++
 		}
 	}
-	return
+	return c
 }
 
 // cell is the replications of one configuration: the summary rows that
@@ -271,6 +286,7 @@ func judge(ours stats.CI, p float64, t *Tolerance) (Verdict, string) {
 	type rule struct {
 		ok        bool
 		held, why string
+		ci        bool // the confidence-interval rule
 	}
 	var rules []rule
 	if t.Rel > 0 {
@@ -280,7 +296,7 @@ func judge(ours stats.CI, p float64, t *Tolerance) (Verdict, string) {
 		if p == 0 {
 			why = "no relative difference to 0"
 		}
-		rules = append(rules, rule{ok, "±" + pct(t.Rel), why})
+		rules = append(rules, rule{ok, "±" + pct(t.Rel), why, false})
 	}
 	if t.CI > 0 {
 		k := math.Inf(1)
@@ -289,20 +305,26 @@ func judge(ours stats.CI, p float64, t *Tolerance) (Verdict, string) {
 		} else if ours.HalfWidth > 0 {
 			k = d / ours.HalfWidth
 		}
-		rules = append(rules, rule{k <= t.CI, fmt.Sprintf("±%g CI", t.CI), fmt.Sprintf("%.3g CI half-widths off > %g", k, t.CI)})
+		rules = append(rules, rule{k <= t.CI, fmt.Sprintf("±%g CI", t.CI), fmt.Sprintf("%.3g CI half-widths off > %g", k, t.CI), true})
 	}
 	if t.Abs > 0 {
-		rules = append(rules, rule{d <= t.Abs, fmt.Sprintf("±%g", t.Abs), fmt.Sprintf("off by %.3g > %g", d, t.Abs)})
+		rules = append(rules, rule{d <= t.Abs, fmt.Sprintf("±%g", t.Abs), fmt.Sprintf("off by %.3g > %g", d, t.Abs), false})
 	}
 	var held, failed []string
+	byCIOnly := true // every rule that held is the CI rule
 	for _, r := range rules {
 		if r.ok {
 			held = append(held, r.held)
+			byCIOnly = byCIOnly && r.ci
 		} else {
 			failed = append(failed, r.why)
 		}
 	}
 	if len(failed) == 0 || (!t.All && len(held) > 0) {
+		if byCIOnly && len(failed) > 0 {
+			// Within the tolerance only because the interval is wide.
+			return NotSignificant, fmt.Sprintf("within %s only, CI ±%s: %s", strings.Join(held, ", "), relHW(ours.HalfWidth, p), strings.Join(failed, "; "))
+		}
 		return Agrees, "within " + strings.Join(held, ", ")
 	}
 	return Disagrees, strings.Join(failed, "; ")
@@ -603,7 +625,7 @@ func (rankingKind) evaluate(e *Expect, rows []schema.Summary, _ *Tolerance, leve
 	case len(wrong) > 0:
 		r.Verdict, r.Reason = Disagrees, strings.Join(wrong, "; ")
 	case len(overlap) > 0:
-		r.Verdict, r.Reason = Agrees, "CIs of "+strings.Join(overlap, ", ")+" overlap"
+		r.Verdict, r.Reason = NotSignificant, "CIs of "+strings.Join(overlap, ", ")+" overlap"
 	default:
 		r.Verdict, r.Reason = Agrees, "CIs apart"
 	}

@@ -39,7 +39,9 @@ func TestJudge(t *testing.T) {
 		{"negative rel", ci(9.4, 0.1), 10, Tolerance{Rel: 0.05}, Disagrees, "-6% beyond ±5%"},
 		{"ci holds", ci(10.6, 0.3), 10, Tolerance{CI: 2}, Agrees, "within ±2 CI"},
 		{"ci fails", ci(10.6, 0.2), 10, Tolerance{CI: 2}, Disagrees, "3 CI half-widths off > 2"},
-		{"either rule", ci(10.6, 0.3), 10, Tolerance{Rel: 0.05, CI: 2}, Agrees, "within ±2 CI"},
+		{"either rule: only the CI's, wide", ci(10.6, 0.3), 10, Tolerance{Rel: 0.05, CI: 2}, NotSignificant, "within ±2 CI only, CI ±3%: +6% beyond ±5%"},
+		{"either rule: the relative one", ci(10.4, 0.01), 10, Tolerance{Rel: 0.05, CI: 2}, Agrees, "within ±5%"},
+		{"either rule: the absolute one", ci(10.6, 0.3), 10, Tolerance{Abs: 1, CI: 2}, Agrees, "within ±2 CI, ±1"},
 		{"both rules", ci(10.4, 0.3), 10, Tolerance{Rel: 0.05, CI: 2}, Agrees, "within ±5%, ±2 CI"},
 		{"neither rule", ci(11, 0.1), 10, Tolerance{Rel: 0.05, CI: 2}, Disagrees, "+10% beyond ±5%; 10 CI half-widths off > 2"},
 		{"all: one fails", ci(10.6, 0.3), 10, Tolerance{Rel: 0.05, CI: 2, All: true}, Disagrees, "+6% beyond ±5%"},
@@ -107,7 +109,7 @@ func TestEvaluate(t *testing.T) {
 		{NotComparable, "numerator and denominator have different replications (reps 1–4 and reps 1, 2): cannot pair them", 0},
 		{Agrees, "CIs apart", 4},
 		{Disagrees, "sched=easy (5.05) is not > sched=fcfs (10.03)", 4},
-		{Agrees, "CIs of a and b overlap", 2},
+		{NotSignificant, "CIs of a and b overlap", 2},
 	}
 	for i, r := range got {
 		w := want[i]
@@ -130,9 +132,8 @@ func TestEvaluate(t *testing.T) {
 	if r := got[11]; r.Published != "sched=easy > sched=fcfs" || r.OursText != "5.05 < 10.03" {
 		t.Errorf("descending ranking: published %q, ours %q", r.Published, r.OursText)
 	}
-	a, d, n := Counts(got)
-	if a != 6 || d != 2 || n != 5 {
-		t.Errorf("counts %d %d %d", a, d, n)
+	if c := Counts(got); c != (Count{Agree: 5, NotSignificant: 1, Disagree: 2, NotComparable: 5}) {
+		t.Errorf("counts %+v", c)
 	}
 }
 

@@ -94,7 +94,7 @@ func titlePage(info Info, rows []Row) report.Page {
 		p.Lines = append(p.Lines, [2]string{"Results", info.Data})
 	}
 	p.Lines = append(p.Lines, info.Lines...)
-	for _, v := range []Verdict{Disagrees, NotComparable} {
+	for _, v := range []Verdict{Disagrees, NotComparable, NotSignificant} {
 		for i, r := range rows {
 			if r.Verdict == v {
 				p.Lines = append(p.Lines, [2]string{fmt.Sprintf("#%d %s", i+1, v), pdfText.Replace(r.Claim + ": " + r.Reason)})
@@ -109,6 +109,8 @@ var verdictStyle = map[Verdict]plot.Style{
 	Agrees:        {Color: plot.Palette[0], Shape: draw.CircleGlyph{}},
 	Disagrees:     {Color: plot.Palette[3], Shape: draw.SquareGlyph{}},
 	NotComparable: {Color: color.Gray{0x90}, Shape: draw.TriangleGlyph{}},
+	// Consistent but not significant: agreement's colour, an open marker.
+	NotSignificant: {Color: plot.Palette[0], Shape: draw.RingGlyph{}},
 }
 
 // Figure plots each numeric claim (x: its number in the table) as
@@ -167,7 +169,7 @@ func Figure(info Info, rows []Row) *plot.Figure {
 	fig := &plot.Figure{Name: info.Mode.String(), Plot: p}
 	fig.Legend = append(fig.Legend, plot.Entry{Label: "published (= 1)", Style: plot.Style{Color: color.Black, Dashes: []vg.Length{vg.Points(4), vg.Points(2)}}})
 	fig.Legend = append(fig.Legend, plot.Entry{Label: "relative tolerance", Style: plot.Style{Color: color.Gray{0xdd}}, Bar: true})
-	for _, v := range []Verdict{Agrees, Disagrees, NotComparable} {
+	for _, v := range []Verdict{Agrees, NotSignificant, Disagrees, NotComparable} {
 		fig.Legend = append(fig.Legend, plot.Entry{Label: "ours ± CI, " + v.String(), Style: verdictStyle[v], NoLine: true})
 	}
 	if len(skipped) > 0 {

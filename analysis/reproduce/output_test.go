@@ -32,7 +32,7 @@ func sampleRows() []Row {
 
 func TestTable(t *testing.T) {
 	tb := Table("s", Quick, sampleRows())
-	if tb.Title != "Reproduction of suite s (quick): 5 claims: 3 agree, 1 disagrees, 1 not comparable" {
+	if tb.Title != "Reproduction of suite s (quick): 5 claims: 3 agree, 0 consistent but not significant, 1 disagrees, 1 not comparable" {
 		t.Errorf("title %q", tb.Title)
 	}
 	want := [][]string{

@@ -38,14 +38,15 @@ func Table(suite string, m Mode, rows []Row) *table.Table {
 	return t
 }
 
-// tally is "20 claims: 19 agree, 1 disagrees, 0 not comparable".
+// tally is "20 claims: 17 agree, 2 consistent but not significant, 1
+// disagrees, 0 not comparable".
 func tally(rows []Row) string {
-	a, d, n := Counts(rows)
+	c := Counts(rows)
 	verb := "disagree"
-	if d == 1 {
+	if c.Disagree == 1 {
 		verb = "disagrees"
 	}
-	return fmt.Sprintf("%d claims: %d agree, %d %s, %d not comparable", len(rows), a, d, verb, n)
+	return fmt.Sprintf("%d claims: %d agree, %d consistent but not significant, %d %s, %d not comparable", len(rows), c.Agree, c.NotSignificant, c.Disagree, verb, c.NotComparable)
 }
 
 func nOf(r Row) string {

@@ -159,6 +159,14 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("curves chart: %d curves, %d points, %d intervals", strings.Count(curves, `class="curve"`),
 			strings.Count(curves, `class="point"`), strings.Count(curves, `class="ci"`))
 	}
+	// The curves' y axis is linear or logarithmic as the server suggests
+	// (a 100× range), until the viewer ticks the box.
+	var cv struct {
+		LogSuggested bool `json:"log_suggested"`
+	}
+	if get(t, srv, "/api/curves?exp=0", &cv) != 200 || attr(t, late, "curves", "data-logy") != strconv.FormatBool(cv.LogSuggested) {
+		t.Errorf("curves chart: data-logy %q, server suggests %v", attr(t, late, "curves", "data-logy"), cv.LogSuggested)
+	}
 	if attr(t, late, "cdf", "data-curves") != "3" || strings.Count(element(t, late, "svg", "cdf"), `class="curve"`) != 3 {
 		t.Error("CDF chart: want 3 curves")
 	}

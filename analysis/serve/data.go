@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/schedlab/schedlab/analysis/plot"
 	"github.com/schedlab/schedlab/analysis/results"
 	"github.com/schedlab/schedlab/model/metrics"
 	"github.com/schedlab/schedlab/model/policy"
@@ -515,7 +516,26 @@ func (d *data) curves(r *http.Request) (any, error) {
 		xl = "trace"
 	}
 	return map[string]any{"exp": ei, "metric": d.metricInfo(col), "x_label": xl, "point_by": pointBy(e),
-		"points": d.pts[ei], "level": d.level, "curves": out}, nil
+		"points": d.pts[ei], "level": d.level, "log_suggested": logSuggested(out), "curves": out}, nil
+}
+
+// LogRange is the ratio of the largest to the smallest positive mean of
+// the curves past which the page draws them on a log axis (the viewer can
+// switch it off): one pair far above the others would squash them.
+const LogRange = 100
+
+// logSuggested reports whether the curves' positive means span more than
+// LogRange.
+func logSuggested(cs []curve) bool {
+	lo, hi := math.Inf(1), 0.0
+	for _, c := range cs {
+		for _, p := range c.Points {
+			if v := float64(p.Mean); v > 0 && !math.IsInf(v, 0) {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+	}
+	return hi > LogRange*lo
 }
 
 // MaxCDFPoints is the most points of one CDF curve: larger samples are
@@ -588,7 +608,10 @@ func (d *data) cdf(r *http.Request) (any, error) {
 			}
 		}
 		slices.Sort(vs)
-		xs, ys := ecdf(vs, MaxCDFPoints)
+		xs, ys := plot.ECDFSorted(vs, MaxCDFPoints)
+		if xs == nil {
+			xs, ys = []float64{}, []float64{}
+		}
 		out = append(out, cdfCurve{Pair: pairOf(p), N: len(vs), X: nums(xs), Y: nums(ys)})
 		pooled = append(pooled, vs...)
 	}
@@ -597,47 +620,9 @@ func (d *data) cdf(r *http.Request) (any, error) {
 	}
 	// A log x axis reads better when the values span orders of magnitude.
 	slices.Sort(pooled)
-	med, p99 := quantile(pooled, 0.5), quantile(pooled, 0.99)
+	med, p99 := plot.QuantileSorted(pooled, 0.5), plot.QuantileSorted(pooled, 0.99)
 	return map[string]any{"exp": ei, "metric": col, "label": label, "point": d.pts[ei][pi], "point_index": pi,
 		"log_suggested": med > 0 && p99/med > 50, "p99": num(p99), "curves": out}, nil
-}
-
-// ecdf returns the steps of the empirical distribution of sorted values:
-// x the distinct values (at most max of them, chosen at evenly spaced
-// ranks when there are more) and y the fraction of values ≤ x.
-func ecdf(vs []float64, max int) (xs, ys []float64) {
-	n := len(vs)
-	if n == 0 {
-		return []float64{}, []float64{}
-	}
-	add := func(i int) {
-		// The last index of vs[i]'s run of equal values.
-		j := sort.Search(n, func(k int) bool { return vs[k] > vs[i] }) - 1
-		if len(xs) > 0 && xs[len(xs)-1] == vs[j] {
-			return
-		}
-		xs, ys = append(xs, vs[j]), append(ys, float64(j+1)/float64(n))
-	}
-	if n <= max {
-		for i := range vs {
-			add(i)
-		}
-		return xs, ys
-	}
-	for k := 1; k <= max; k++ {
-		add((k*n+max-1)/max - 1) // ceil(k n / max) − 1
-	}
-	return xs, ys
-}
-
-// quantile is the q-quantile of sorted values (nearest rank); NaN when
-// empty.
-func quantile(vs []float64, q float64) float64 {
-	if len(vs) == 0 {
-		return math.NaN()
-	}
-	i := int(math.Ceil(q*float64(len(vs)))) - 1
-	return vs[min(max(i, 0), len(vs)-1)]
 }
 
 // onGrid reports whether machine (a spec) lays its nodes on a W×H grid

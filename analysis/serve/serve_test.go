@@ -361,25 +361,6 @@ func TestCurves(t *testing.T) {
 	}
 }
 
-func TestECDF(t *testing.T) {
-	xs, ys := ecdf([]float64{0, 0, 1, 2, 2, 2, 5}, 10)
-	if !slices.Equal(xs, []float64{0, 1, 2, 5}) || !slices.Equal(ys, []float64{2.0 / 7, 3.0 / 7, 6.0 / 7, 1}) {
-		t.Errorf("ecdf = %v %v", xs, ys)
-	}
-	// Decimated: 1000 distinct values to 4 quantiles.
-	vs := make([]float64, 1000)
-	for i := range vs {
-		vs[i] = float64(i)
-	}
-	xs, ys = ecdf(vs, 4)
-	if !slices.Equal(xs, []float64{249, 499, 749, 999}) || !slices.Equal(ys, []float64{0.25, 0.5, 0.75, 1}) {
-		t.Errorf("decimated ecdf = %v %v", xs, ys)
-	}
-	if xs, _ := ecdf(nil, 4); len(xs) != 0 {
-		t.Error("empty")
-	}
-}
-
 func TestCDF(t *testing.T) {
 	set := fixture.Build(sweepSpec)
 	srv := newServer(t, set, Options{})
@@ -722,5 +703,29 @@ func TestRun(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Run did not stop")
+	}
+}
+
+// The curves suggest a log axis past a LogRange range of positive means:
+// one pair a thousand times slower than the others, not utilization.
+func TestCurvesLogSuggested(t *testing.T) {
+	set := fixture.Build(sweepSpec)
+	slow := fixture.PairName(0)
+	for i := range set.Summary {
+		if r := &set.Summary[i]; r.Alloc == slow.Alloc && r.Sched == slow.Sched {
+			r.MeanResponse *= 1000
+		}
+	}
+	srv := newServer(t, set, Options{})
+	for metric, want := range map[string]bool{"mean_response": true, "utilization": false} {
+		var c struct {
+			LogSuggested bool `json:"log_suggested"`
+		}
+		if get(t, srv, "/api/curves?exp=0&metric="+metric, &c) != 200 {
+			t.Fatal("status")
+		}
+		if c.LogSuggested != want {
+			t.Errorf("%s: log_suggested %v, want %v", metric, c.LogSuggested, want)
+		}
 	}
 }

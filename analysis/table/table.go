@@ -166,41 +166,40 @@ func TeXEscape(s string) string {
 // spans both columns of a two-column paper (table*).
 const wideTable = 60
 
+// MaxLaTeXRows is the most data rows one LaTeX float holds. A float
+// taller than the text block is clipped by LaTeX ("Float too large for
+// page"), losing rows silently, and a longtable cannot be used in a
+// two-column paper; so a longer table is split into consecutive floats of
+// at most MaxLaTeXRows rows each (as even as possible), which share the
+// table number and the caption (later ones marked "continued"). 36 rows in
+// \small type, with the caption, header and notes, fit the shortest text
+// block of the common classes (article, 10 pt, letter paper: 528 pt);
+// scripts/latex-check.sh checks it.
+const MaxLaTeXRows = 36
+
+// LaTeXParts returns how many floats WriteLaTeX writes the table as.
+func (t *Table) LaTeXParts() int {
+	return max(1, (len(t.Rows)+MaxLaTeXRows-1)/MaxLaTeXRows)
+}
+
 // WriteLaTeX writes a booktabs tabular inside a table float with the title
 // as caption, in \small type. A table wider than about a column of a
 // two-column paper is a table* (spanning both columns), and the tabular
-// is scaled down to the line width when it would still be wider. It
-// needs \usepackage{booktabs} and \usepackage{graphicx}.
+// is scaled down to the line width when it would still be wider. A table
+// of more than MaxLaTeXRows rows is split into several floats (see
+// MaxLaTeXRows): every row appears. It needs \usepackage{booktabs} and
+// \usepackage{graphicx}.
 func (t *Table) WriteLaTeX(w io.Writer) error {
 	var b strings.Builder
 	env := "table"
 	if t.width() > wideTable {
 		env = "table*"
 	}
+	parts := t.LaTeXParts()
 	b.WriteString("% Needs \\usepackage{booktabs} and \\usepackage{graphicx} (\\resizebox).\n")
-	fmt.Fprintf(&b, "\\begin{%s}[htbp]\n\\centering\n\\small\n", env)
-	if t.Title != "" {
-		fmt.Fprintf(&b, "\\caption{%s}\n", TeXEscape(t.Title))
+	if parts > 1 {
+		fmt.Fprintf(&b, "%% %d rows in %d floats of at most %d rows (one float taller than the page would lose rows).\n", len(t.Rows), parts, MaxLaTeXRows)
 	}
-	if t.Name != "" {
-		fmt.Fprintf(&b, "\\label{tab:%s}\n", strings.Map(func(r rune) rune {
-			if r == '_' || r == ' ' {
-				return '-'
-			}
-			return r
-		}, t.Name))
-	}
-	// Scale down only what is wider than the line.
-	b.WriteString("\\resizebox{\\ifdim\\width>\\linewidth\\linewidth\\else\\width\\fi}{!}{%\n")
-	b.WriteString("\\begin{tabular}{")
-	for i := range t.Header {
-		if t.align(i) == Right {
-			b.WriteString("r")
-		} else {
-			b.WriteString("l")
-		}
-	}
-	b.WriteString("}\n\\toprule\n")
 	row := func(cells []string) {
 		for i, c := range cells {
 			if i > 0 {
@@ -210,16 +209,59 @@ func (t *Table) WriteLaTeX(w io.Writer) error {
 		}
 		b.WriteString(" \\\\\n")
 	}
-	row(t.Header)
-	b.WriteString("\\midrule\n")
-	for _, r := range t.Rows {
-		row(r)
+	from := 0
+	for part := 0; part < parts; part++ {
+		// Even parts: the first len%parts parts take one row more.
+		n := len(t.Rows) / parts
+		if part < len(t.Rows)%parts {
+			n++
+		}
+		rows := t.Rows[from : from+n]
+		from += n
+		fmt.Fprintf(&b, "\\begin{%s}[htbp]\n\\centering\n\\small\n", env)
+		if part > 0 {
+			// The same table number as the first part.
+			fmt.Fprintf(&b, "\\addtocounter{table}{-1}\n")
+		}
+		if t.Title != "" {
+			title := TeXEscape(t.Title)
+			if part > 0 {
+				title += fmt.Sprintf(" (continued, %d/%d)", part+1, parts)
+			} else if parts > 1 {
+				title += fmt.Sprintf(" (1/%d)", parts)
+			}
+			fmt.Fprintf(&b, "\\caption{%s}\n", title)
+		}
+		if t.Name != "" && part == 0 {
+			fmt.Fprintf(&b, "\\label{tab:%s}\n", strings.Map(func(r rune) rune {
+				if r == '_' || r == ' ' {
+					return '-'
+				}
+				return r
+			}, t.Name))
+		}
+		// Scale down only what is wider than the line.
+		b.WriteString("\\resizebox{\\ifdim\\width>\\linewidth\\linewidth\\else\\width\\fi}{!}{%\n")
+		b.WriteString("\\begin{tabular}{")
+		for i := range t.Header {
+			if t.align(i) == Right {
+				b.WriteString("r")
+			} else {
+				b.WriteString("l")
+			}
+		}
+		b.WriteString("}\n\\toprule\n")
+		row(t.Header)
+		b.WriteString("\\midrule\n")
+		for _, r := range rows {
+			row(r)
+		}
+		b.WriteString("\\bottomrule\n\\end{tabular}\n}\n")
+		if t.Notes != "" && part == parts-1 {
+			fmt.Fprintf(&b, "\\par\\smallskip{\\footnotesize\\raggedright %s\\par}\n", TeXEscape(t.Notes))
+		}
+		fmt.Fprintf(&b, "\\end{%s}\n", env)
 	}
-	b.WriteString("\\bottomrule\n\\end{tabular}\n}\n")
-	if t.Notes != "" {
-		fmt.Fprintf(&b, "\\par\\smallskip{\\footnotesize\\raggedright %s\\par}\n", TeXEscape(t.Notes))
-	}
-	fmt.Fprintf(&b, "\\end{%s}\n", env)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -162,5 +163,52 @@ func TestLaTeXNumbersAndWideTables(t *testing.T) {
 	}
 	if tex := b.String(); !strings.Contains(tex, "\\begin{table*}[htbp]") || !strings.Contains(tex, "\\end{table*}") {
 		t.Errorf("wide table not a table*:\n%s", tex)
+	}
+}
+
+// TestLaTeXSplitsLongTables checks that a table longer than MaxLaTeXRows
+// is written as several floats holding every row once, in order, with one
+// label, one note, and captions that share the table number.
+func TestLaTeXSplitsLongTables(t *testing.T) {
+	for _, n := range []int{0, 1, MaxLaTeXRows, MaxLaTeXRows + 1, 168} {
+		tb := &Table{Name: "long", Title: "Long", Header: []string{"i", "x"}, Notes: "the note"}
+		for i := 0; i < n; i++ {
+			tb.Add(strconv.Itoa(i), "v")
+		}
+		var b bytes.Buffer
+		if err := tb.WriteLaTeX(&b); err != nil {
+			t.Fatal(err)
+		}
+		tex := b.String()
+		parts := strings.Count(tex, `\begin{table}`)
+		wantParts := max(1, (n+MaxLaTeXRows-1)/MaxLaTeXRows)
+		if parts != wantParts || tb.LaTeXParts() != wantParts || strings.Count(tex, `\end{table}`) != parts {
+			t.Errorf("%d rows: %d floats, want %d", n, parts, wantParts)
+		}
+		if strings.Count(tex, `\label{tab:long}`) != 1 || strings.Count(tex, "the note") != 1 {
+			t.Errorf("%d rows: label or note not written once", n)
+		}
+		if c := strings.Count(tex, `\addtocounter{table}{-1}`); c != parts-1 {
+			t.Errorf("%d rows: %d counter resets, want %d", n, c, parts-1)
+		}
+		// Data rows, in order, none more than MaxLaTeXRows per float.
+		next, inFloat := 0, 0
+		for _, l := range strings.Split(tex, "\n") {
+			switch {
+			case strings.HasPrefix(l, `\begin{table}`):
+				inFloat = 0
+			case strings.HasSuffix(l, ` & v \\`):
+				if l != strconv.Itoa(next)+` & v \\` {
+					t.Fatalf("%d rows: row %q, want row %d", n, l, next)
+				}
+				next++
+				if inFloat++; inFloat > MaxLaTeXRows {
+					t.Fatalf("%d rows: a float holds more than %d rows", n, MaxLaTeXRows)
+				}
+			}
+		}
+		if next != n {
+			t.Errorf("%d rows: %d written", n, next)
+		}
 	}
 }

@@ -6,11 +6,13 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/schema"
 	"github.com/schedlab/schedlab/trace"
 )
@@ -149,7 +151,7 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 	dirs := []string{t.TempDir(), t.TempDir()}
 	var tables []string
 	for i, w := range []int{1, 4} {
-		rows, err := Run(traces, Options{Workers: w, Out: dirs[i], Check: true, Placement: true})
+		rows, err := Run(traces, Options{Workers: w, Out: dirs[i], Check: true, Placement: true, Allocs: []string{AllAllocs}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -190,7 +192,7 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 			t.Fatalf("rows %d, %d out of order: %+v %+v", i-1, i, a, b)
 		}
 	}
-	// 2 traces × 24 pairs; per trace, accepted non-partial jobs.
+	// 2 traces × 24 pairs (--alloc all); per trace, accepted non-partial jobs.
 	want := 24 * ((600 - 7 - 6) + (400 - 4 - 4))
 	if len(jobs) != want {
 		t.Errorf("%d job rows, want %d", len(jobs), want)
@@ -251,5 +253,44 @@ func TestFormatSummary(t *testing.T) {
 		if len(l) != len(lines[0]) {
 			t.Errorf("unaligned line %q", l)
 		}
+	}
+}
+
+// TestDefaultFlatAllocator checks the allocator default: count alone on a
+// flat machine, every compatible allocator with "all" or on other
+// machines, and the ones named as given.
+func TestDefaultFlatAllocator(t *testing.T) {
+	flat, _ := policy.ParseMachine("flat:32")
+	mesh, _ := policy.ParseMachine("mesh:4x4")
+	for _, c := range []struct {
+		m    policy.Machine
+		in   []string
+		want []string
+	}{
+		{flat, nil, []string{"count"}},
+		{flat, []string{AllAllocs}, nil},
+		{flat, []string{"contig"}, []string{"contig"}},
+		{mesh, nil, nil},
+		{mesh, []string{AllAllocs}, nil},
+	} {
+		if got := AllocsFor(c.m, c.in); !slices.Equal(got, c.want) || (got == nil) != (c.want == nil) {
+			t.Errorf("AllocsFor(%s, %q) = %q, want %q", c.m, c.in, got, c.want)
+		}
+	}
+	tr := []*trace.Trace{synthetic("a", 200, 3)}
+	for _, c := range []struct {
+		allocs []string
+		pairs  int
+	}{{nil, 12}, {[]string{AllAllocs}, 24}} {
+		rows, err := Run(tr, Options{Workers: 1, Allocs: c.allocs, NoSeries: true, NoJobs: true, Out: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) != c.pairs {
+			t.Errorf("--alloc %q: %d runs, want %d", c.allocs, len(rows), c.pairs)
+		}
+	}
+	if err := Validate(&Options{Allocs: []string{"all", "count"}}); err == nil {
+		t.Error("all among other allocators accepted")
 	}
 }

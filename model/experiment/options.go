@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -50,7 +51,8 @@ var ReplayOptions = []Option{
 	{Name: "machine", Flag: "machine", Key: "machines", Kind: StringOption, Doc: "machine for every trace (flat:N, mesh:WxH, cube:n, malleable:P; see replay list); default: the trace's hint, else flat:MaxProcs",
 		KeyDoc: "machines, an array: every trace runs on each (default: each trace's machine)"},
 	{Name: "mode", Flag: "mode", Key: "mode", Kind: StringOption, Default: policy.ModeRigid, Doc: "rigid (jobs hold their processors from start to end) or malleable, an alias: --machine flat:P --mode malleable is --machine malleable:P (Guha 1995 dynamic space sharing: fractional allocations repartitioned at every arrival and departure; needs the trace's work and efficiency columns; allocator share, schedulers eq, alpha, lrwf, mrwf, wk, we, wf)"},
-	{Name: "alloc", Flag: "alloc", Key: "allocs", Kind: ListOption, Doc: "allocator specs, comma-separated, repeatable (default: every compatible one)"},
+	{Name: "alloc", Flag: "alloc", Key: "allocs", Kind: ListOption, Doc: "allocator specs, comma-separated, repeatable (default: count on flat machines, every compatible one on the others; all: every compatible one)",
+		KeyDoc: "allocs, every compatible one by default (the count default is replay run's)"},
 	{Name: "sched", Flag: "sched", Key: "scheds", Kind: ListOption, Doc: "scheduler specs, comma-separated, repeatable, e.g. fcfs,mq:q=32,order=down (default: every compatible one)"},
 	{Name: "out", Flag: "out", Kind: StringOption, Default: "out", Doc: "output directory"},
 	{Name: "j", Flag: "j", Kind: IntOption, Doc: "parallel runs"},
@@ -168,8 +170,10 @@ func Validate(opt *Options) error {
 		_, mode = policy.Recorded(m)
 		mode = cmp.Or(mode, policy.ModeRigid)
 	}
-	if err := CheckPolicies("alloc", mode, opt.Allocs); err != nil {
-		return err
+	if !slices.Equal(opt.Allocs, []string{AllAllocs}) {
+		if err := CheckPolicies("alloc", mode, opt.Allocs); err != nil {
+			return err
+		}
 	}
 	if err := CheckPolicies("sched", mode, opt.Scheds); err != nil {
 		return err
@@ -221,6 +225,28 @@ func CheckMachine(m string) error {
 		return fieldErr("machine", m, err)
 	}
 	return nil
+}
+
+// AllAllocs is the --alloc value that pairs every compatible allocator.
+const AllAllocs = "all"
+
+// DefaultFlatAlloc is the allocator of flat machines when --alloc is not
+// given: on interchangeable processors the allocator changes no schedule
+// the scheduler does not decide, so comparisons are between schedulers
+// (count/easy against count/conservative), not doubled by contig.
+const DefaultFlatAlloc = "count"
+
+// AllocsFor returns the allocator specs to pair on machine m (nil: every
+// compatible one): those given, every one for "all", and DefaultFlatAlloc
+// on a flat machine when none is given.
+func AllocsFor(m policy.Machine, allocs []string) []string {
+	switch {
+	case slices.Equal(allocs, []string{AllAllocs}):
+		return nil
+	case allocs == nil && m.Kind == policy.Flat:
+		return []string{DefaultFlatAlloc}
+	}
+	return allocs
 }
 
 // CheckPolicies checks a list of allocator (field "alloc") or scheduler

@@ -285,7 +285,7 @@ func plan(traces []*trace.Trace, opt Options) ([]task, []*prepared, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		pairs, err := catalog.Pairs(m, opt.Allocs, opt.Scheds)
+		pairs, err := catalog.Pairs(m, AllocsFor(m, opt.Allocs), opt.Scheds)
 		if err != nil {
 			return nil, nil, fmt.Errorf("trace %s: %w", t.Name, err)
 		}

@@ -104,18 +104,25 @@ function niceTicks(lo, hi, n) {
   return out;
 }
 
+// logTicks: the powers of ten in [lo, hi], with 2 and 5 times them when
+// the range spans fewer than three decades.
 function logTicks(lo, hi) {
   const out = [];
+  const ms = Math.log10(hi / lo) < 3 ? [1, 2, 5] : [1];
   for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
-    const v = Math.pow(10, e);
-    if (v >= lo * 0.999 && v <= hi * 1.001) out.push(v);
+    for (const m of ms) {
+      const v = m * Math.pow(10, e);
+      if (v >= lo * 0.999 && v <= hi * 1.001) out.push(v);
+    }
   }
   return out;
 }
 
-// chart draws series into an SVG: opts {xlabel, ylabel, logx, xmin, xmax,
-// ymin, ymax, xcats, series: [{label, color, dash, step, points: [{x, y,
-// lo, hi}]}], cursor, band, legend}. It returns the scales.
+// chart draws series into an SVG: opts {xlabel, ylabel, logx, logy, xmin,
+// xmax, ymin, ymax, xcats, xdiv, series: [{label, color, dash, step,
+// points: [{x, y, lo, hi}]}], cursor, band, legend}. xdiv (default 1)
+// divides x values for their tick labels, ticks falling on round values
+// of x / xdiv (whole days, not 2.315 days). It returns the scales.
 function chart(svg, opts) {
   clear(svg);
   const vb = svg.viewBox.baseVal;
@@ -131,21 +138,31 @@ function chart(svg, opts) {
   }
   if (xmin === undefined) xmin = xs.length ? Math.min(...xs) : 0;
   if (xmax === undefined) xmax = xs.length ? Math.max(...xs) : 1;
+  const posY = ys.filter((y) => y > 0);
+  if (opts.logy) {
+    // A log y axis: from the power of ten at or below the smallest positive
+    // value to the largest; values at or below it are drawn on the axis.
+    ymin = posY.length ? Math.pow(10, Math.floor(Math.log10(Math.min(...posY)))) : 1;
+    ymax = posY.length ? Math.max(...posY) : 10;
+    if (!(ymax > ymin)) ymax = ymin * 10;
+  }
   if (ymin === undefined) ymin = ys.length ? Math.min(0, ...ys) : 0;
   if (ymax === undefined) ymax = ys.length ? Math.max(...ys) : 1;
   if (!(xmax > xmin)) { const d = opts.xcats ? 0.5 : Math.max(Math.abs(xmin) * 0.2, 0.1); xmin -= d; xmax += d; }
   if (!(ymax > ymin)) ymax = ymin + 1;
   if (opts.padx) { const d = opts.xcats ? 0.5 : (xmax - xmin) * 0.05; xmin -= d; xmax += d; }
-  if (!opts.fixedy) ymax += (ymax - ymin) * 0.05;
+  if (!opts.fixedy) ymax = opts.logy ? ymax * 1.2 : ymax + (ymax - ymin) * 0.05;
   const lx = (x) => Math.log10(Math.max(x, xmin));
   const X = opts.logx
     ? (x) => m.l + (lx(x) - Math.log10(xmin)) / (Math.log10(xmax) - Math.log10(xmin)) * pw
     : (x) => m.l + (x - xmin) / (xmax - xmin) * pw;
-  const Y = (y) => m.t + ph - (y - ymin) / (ymax - ymin) * ph;
+  const Y = opts.logy
+    ? (y) => m.t + ph - (Math.log10(Math.max(y, ymin)) - Math.log10(ymin)) / (Math.log10(ymax) - Math.log10(ymin)) * ph
+    : (y) => m.t + ph - (y - ymin) / (ymax - ymin) * ph;
   const clampY = (y) => Math.min(m.t + ph, Math.max(m.t, Y(y)));
   // grid and axes
   const g = sv(svg, 'g', { class: 'axis' });
-  const yt = niceTicks(ymin, ymax, 5);
+  const yt = opts.logy ? logTicks(ymin, ymax) : niceTicks(ymin, ymax, 5);
   for (const v of yt) {
     if (v < ymin || v > ymax) continue;
     sv(g, 'line', { x1: m.l, x2: m.l + pw, y1: Y(v), y2: Y(v), class: 'grid' });
@@ -153,11 +170,15 @@ function chart(svg, opts) {
   }
   let xt;
   if (opts.xcats) xt = opts.xcats.map((_, i) => i);
-  else xt = opts.logx ? logTicks(xmin, xmax) : niceTicks(xmin, xmax, 6);
+  else if (opts.logx) xt = logTicks(xmin, xmax);
+  else {
+    const div = opts.xdiv || 1;
+    xt = niceTicks(xmin / div, xmax / div, 6).map((v) => v * div);
+  }
   for (const v of xt) {
     if (v < xmin - 1e-12 || v > xmax + 1e-12) continue;
     sv(g, 'line', { x1: X(v), x2: X(v), y1: m.t + ph, y2: m.t + ph + 4 });
-    const label = opts.xcats ? opts.xcats[v] : (opts.xfmt ? opts.xfmt(v) : tick(v));
+    const label = opts.xcats ? opts.xcats[v] : tick(v / (opts.xdiv || 1));
     sv(g, 'text', { x: X(v), y: m.t + ph + 17, 'text-anchor': 'middle' }, label);
   }
   sv(g, 'line', { x1: m.l, x2: m.l + pw, y1: m.t + ph, y2: m.t + ph });
@@ -342,7 +363,9 @@ function buildCurveMetric() {
   clear(s);
   currentExp().metrics.forEach((m) => s.appendChild(el('option', { value: m.column }, m.name)));
   if (params.get('metric')) s.value = params.get('metric');
-  s.onchange = drawCurves;
+  s.onchange = () => { state.curvesAutoLog = true; drawCurves(); };
+  $('curves-log').onchange = () => { state.curvesAutoLog = false; drawCurves(); };
+  state.curvesAutoLog = true;
 }
 
 async function drawCurves() {
@@ -357,8 +380,13 @@ async function drawCurves() {
     points: cv.points.map((p) => ({ x: val(p.x), y: val(p.mean), lo: val(p.mean) - val(p.half), hi: val(p.mean) + val(p.half) })),
   }));
   const sweep = c.point_by === 'load';
-  chart(svg, { series, xlabel: c.x_label, ylabel: c.metric.label, padx: true, xcats: sweep ? undefined : c.points.map((p) => p.label) });
+  // A log y axis, automatic past a 100× range (one pair, FCFS say, would
+  // squash the others), or as the checkbox says once it was used.
+  if (state.curvesAutoLog) $('curves-log').checked = c.log_suggested;
+  const logy = $('curves-log').checked;
+  chart(svg, { series, xlabel: c.x_label, ylabel: c.metric.label + (logy ? ', log scale' : ''), padx: true, logy, xcats: sweep ? undefined : c.points.map((p) => p.label) });
   svg.setAttribute('data-curves', String(series.length));
+  svg.setAttribute('data-logy', String(logy));
   const reps = Math.max(0, ...c.curves.flatMap((cv) => cv.points.map((p) => p.n)));
   $('curves-note').textContent = reps > 1
     ? `Error bars: ${Math.round(c.level * 100)}% Student-t confidence intervals across up to ${reps} replications. ${c.metric.lower ? 'Lower' : 'Higher'} is better.`
@@ -609,9 +637,9 @@ function drawSide(t) {
   const rp = state.replay;
   const sc = rp.scale;
   const mk = (s) => s.map((p) => ({ x: p.x, y: p.y }));
-  const xfmt = (v) => tick(v / sc.div);
-  chart($('queue-chart'), { series: [{ label: 'queue', color: '#c05621', hv: true, points: mk(rp.queueS) }], xmin: rp.w0, xmax: rp.w1, ymin: 0, xlabel: `time (${sc.name})`, ylabel: 'jobs waiting', cursor: t, legend: false, xfmt });
-  chart($('busy-chart'), { series: [{ label: 'busy', color: '#2b6cb0', hv: true, points: mk(rp.busyS) }], xmin: rp.w0, xmax: rp.w1, ymin: 0, ymax: rp.machine.procs, fixedy: true, xlabel: `time (${sc.name})`, ylabel: 'processors busy', cursor: t, legend: false, xfmt });
+  const xdiv = sc.div;
+  chart($('queue-chart'), { series: [{ label: 'queue', color: '#c05621', hv: true, points: mk(rp.queueS) }], xmin: rp.w0, xmax: rp.w1, ymin: 0, xlabel: `time (${sc.name})`, ylabel: 'jobs waiting', cursor: t, legend: false, xdiv });
+  chart($('busy-chart'), { series: [{ label: 'busy', color: '#2b6cb0', hv: true, points: mk(rp.busyS) }], xmin: rp.w0, xmax: rp.w1, ymin: 0, ymax: rp.machine.procs, fixedy: true, xlabel: `time (${sc.name})`, ylabel: 'processors busy', cursor: t, legend: false, xdiv });
 }
 
 function drawOverview() {
@@ -620,7 +648,7 @@ function drawOverview() {
   const span = [val(rp.span[0]), val(rp.span[1])];
   const sc = timeScale(span[1] - span[0]);
   const svg = $('overview');
-  const scales = chart(svg, { series: [{ label: 'queue (max per bin)', color: '#c05621', hv: true, points: pts, width: 1.2 }], xmin: span[0], xmax: span[1], ymin: 0, xlabel: `time (${sc.name})`, ylabel: 'waiting', band: [rp.w0, rp.w1], legend: false, xfmt: (v) => tick(v / sc.div) });
+  const scales = chart(svg, { series: [{ label: 'queue (max per bin)', color: '#c05621', hv: true, points: pts, width: 1.2 }], xmin: span[0], xmax: span[1], ymin: 0, xlabel: `time (${sc.name})`, ylabel: 'waiting', band: [rp.w0, rp.w1], legend: false, xdiv: sc.div });
   svg.onclick = (ev) => {
     const r = svg.getBoundingClientRect();
     const x = (ev.clientX - r.left) * (svg.viewBox.baseVal.width / r.width);

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -17,6 +18,16 @@ import (
 	"github.com/schedlab/schedlab/analysis/report"
 	"github.com/schedlab/schedlab/analysis/results"
 )
+
+// memoryLimit is the soft memory limit of a report (GOMEMLIMIT
+// overrides it): the garbage collector runs more often near it instead of
+// letting the heap double past what the pages keep (NASA on a 7-cube
+// under its 90 pairs keeps about 180 MB live, and used 440 MB without
+// it), at no measurable CPU cost while the live heap stays well under it.
+// Past it (year-long logs under 24 pairs keep 300 MB and more) the
+// collector works harder: a lower limit (300 MiB) doubled the CPU time of
+// SDSC-BLUE under 24 pairs.
+const memoryLimit = 380 << 20
 
 // Main runs the report command on os.Args and exits (0 on success, 1 with
 // a one-line error on stderr, 130 on an interrupt).
@@ -37,8 +48,12 @@ func App() *cli.App {
 			&cli.StringFlag{Name: "figures", Usage: "also write every figure into this directory, at column width (NAME-col, 3.5 in) and page width (NAME-page, 7 in), with captions.md"},
 			&cli.StringFlag{Name: "format", Usage: "figure formats for --figures: pdf, svg, png, eps (comma-separated; pdf and svg embed their fonts)", Value: "pdf"},
 			&cli.StringFlag{Name: "tables", Usage: "also write every table into this directory as .md, .csv and .tex (booktabs)"},
-			&cli.StringFlag{Name: "baseline", Usage: "alloc/sched pair to report relative differences against (and to show in every main figure)"},
+			&cli.StringFlag{Name: "baseline", Usage: "alloc/sched pair to report relative differences against (and to show in every main figure); default: FCFS with the default allocator (count on flat machines); none: no baseline"},
 			&cli.StringFlag{Name: "pairs", Usage: "alloc/sched pairs to show in the main figures besides the best ones (comma-separated)"},
+			&cli.StringFlag{Name: "label", Usage: "names of pairs in figures and tables, comma-separated PAIR=NAME, e.g. 'count/easy=EASY,count/conservative=Conservative'"},
+			&cli.StringFlag{Name: "metrics", Usage: "summary columns of the metric figures (curves against load, allocator × scheduler grids), comma-separated (default: every applicable one)"},
+			&cli.BoolFlag{Name: "appendix", Usage: "add the appendix (the figures of the pairs not in the main figures); --appendix=false leaves it out", Value: true},
+			&cli.IntFlag{Name: "top", Usage: "pairs per experiment in the terminal summary", Value: 5},
 			&cli.BoolFlag{Name: "steady-state", Usage: "add the MSER-5 steady-state table on real logs too (always on synthetic traces)"},
 			&cli.StringFlag{Name: "window", Usage: "START,END time window of the occupancy chart (default: automatic)"},
 			&cli.Float64Flag{Name: "level", Usage: "confidence level of the intervals", Value: 0.95},
@@ -56,11 +71,22 @@ func App() *cli.App {
 			if err != nil {
 				return err
 			}
+			labels, err := parseLabels(c.String("label"))
+			if err != nil {
+				return err
+			}
+			if c.Int("top") < 1 {
+				return fmt.Errorf("--top %d: want at least 1", c.Int("top"))
+			}
+			if os.Getenv("GOMEMLIMIT") == "" {
+				debug.SetMemoryLimit(memoryLimit)
+			}
 			return report.Generate(report.Options{
 				In: c.String("in"), Out: c.String("out"), FiguresDir: c.String("figures"),
 				Formats: splitList(c.String("format")), TablesDir: c.String("tables"),
 				Baseline: c.String("baseline"), Pairs: pairs, SteadyState: c.Bool("steady-state"),
-				Window: w, Level: c.Float64("level"), Quiet: c.Bool("quiet"), Log: os.Stderr,
+				Labels: labels, Metrics: splitList(c.String("metrics")), NoAppendix: !c.Bool("appendix"), Top: c.Int("top"),
+				Window: w, Level: c.Float64("level"), Quiet: c.Bool("quiet"), Log: os.Stderr, Stdout: os.Stdout,
 			})
 		},
 		Commands: []*cli.Command{reproduceCommand(), serveCommand(), {
@@ -97,11 +123,42 @@ func splitList(s string) []string {
 	return out
 }
 
+// parseLabels parses "PAIR=NAME,PAIR=NAME" (a pair's parameters may hold
+// commas and "=": the name follows the last "=").
+func parseLabels(s string) (map[results.Pair]string, error) {
+	out := map[results.Pair]string{}
+	for _, f := range pairSpecs(s) {
+		i := strings.LastIndex(f, "=")
+		if i < 0 || strings.TrimSpace(f[i+1:]) == "" {
+			return nil, fmt.Errorf("--label %q: want PAIR=NAME", f)
+		}
+		p, err := results.ParsePair(strings.TrimSpace(f[:i]))
+		if err != nil {
+			return nil, fmt.Errorf("--label %q: %w", f, err)
+		}
+		out[p] = strings.TrimSpace(f[i+1:])
+	}
+	return out, nil
+}
+
 // parsePairs parses "alloc/sched,alloc/sched". Policy specs may hold
 // commas themselves ("count/mq:q=32,order=down"): a comma-separated
 // fragment that starts with "key=" (a parameter) continues the previous
 // pair.
 func parsePairs(s string) ([]results.Pair, error) {
+	var out []results.Pair
+	for _, f := range pairSpecs(s) {
+		p, err := results.ParsePair(f)
+		if err != nil {
+			return nil, fmt.Errorf("--pairs %q: %w", s, err)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// pairSpecs splits a comma-separated list of pair specs (see parsePairs).
+func pairSpecs(s string) []string {
 	var specs []string
 	for _, f := range strings.Split(s, ",") {
 		f = strings.TrimSpace(f)
@@ -116,15 +173,7 @@ func parsePairs(s string) ([]results.Pair, error) {
 		}
 		specs = append(specs, f)
 	}
-	var out []results.Pair
-	for _, f := range specs {
-		p, err := results.ParsePair(f)
-		if err != nil {
-			return nil, fmt.Errorf("--pairs %q: %w", s, err)
-		}
-		out = append(out, p)
-	}
-	return out, nil
+	return specs
 }
 
 func parseWindow(s string) (report.Window, error) {

@@ -27,7 +27,8 @@ const version = "0.1.0-dev"
 // reproduceCommand is `report reproduce SUITE`: run a suite's sweep plan
 // (or read earlier results) and check them against the suite's published
 // values. Exit status 1 when a claim disagrees or cannot be compared
-// (unless --no-fail).
+// (unless --no-fail); a claim consistent but not significant does not
+// fail.
 func reproduceCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "reproduce",
@@ -38,8 +39,11 @@ func reproduceCommand() *cli.Command {
 			"at its quick sizes (the default, seconds) or its full sizes into DIR/MODE (a sweep dataset), or --from\n" +
 			"reads earlier results. One table (claim, source, published, ours ± 95% CI (or the suite's level), n, relative difference,\n" +
 			"tolerance, verdict) is printed and written to DIR/MODE.md, .csv and .pdf.\n\n" +
-			"Exit status: 0 when every claim agrees; 1 when any claim disagrees or is not comparable (no\n" +
-			"matching cells, one replication, ...), after writing the table; --no-fail exits 0 then.",
+			"Verdicts: agrees; consistent, not significant (a ranking whose neighbours' intervals overlap, or a value\n" +
+			"within its tolerance only by the CI rule, its relative or absolute rule failing: the interval is wide);\n" +
+			"disagrees; not comparable.\n\n" +
+			"Exit status: 0 when no claim disagrees or is not comparable; 1 when any claim disagrees or is not\n" +
+			"comparable (no matching cells, one replication, ...), after writing the table; --no-fail exits 0 then.",
 		ArgsUsage: "SUITE",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "quick", Usage: "the suite's quick sizes (the default): seconds, as in CI"},
@@ -135,9 +139,9 @@ func runReproduce(c *cli.Context) error {
 	if !quiet {
 		fmt.Fprintf(log, "report: reproduce %s (%s): %.1f s; wrote %s, %s, %s\n", f.Name, mode, time.Since(start).Seconds(), md, csv, pdf)
 	}
-	agree, disagree, nc := reproduce.Counts(rows)
-	if (disagree > 0 || nc > 0) && !c.Bool("no-fail") {
-		return fmt.Errorf("reproduce %s (%s): %d of %d claims disagree, %d not comparable (%d agree)", f.Name, mode, disagree, len(rows), nc, agree)
+	n := reproduce.Counts(rows)
+	if (n.Disagree > 0 || n.NotComparable > 0) && !c.Bool("no-fail") {
+		return fmt.Errorf("reproduce %s (%s): %d of %d claims disagree, %d not comparable (%d agree, %d consistent but not significant)", f.Name, mode, n.Disagree, len(rows), n.NotComparable, n.Agree, n.NotSignificant)
 	}
 	return nil
 }

@@ -82,7 +82,7 @@ func TestReproduceRun(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, out)
 	}
-	if !strings.Contains(out, "1 claims: 1 agree, 0 disagree, 0 not comparable") || !strings.Contains(out, "agrees (within ±30%") {
+	if !strings.Contains(out, "1 claims: 1 agree, 0 consistent but not significant, 0 disagree, 0 not comparable") || !strings.Contains(out, "agrees (within ±30%") {
 		t.Errorf("table:\n%s", out)
 	}
 	for _, f := range []string{"quick.md", "quick.csv", "quick.pdf", "quick/sweep.json"} {
@@ -95,7 +95,7 @@ func TestReproduceRun(t *testing.T) {
 	// A wrong published value: the table is written, the exit status is 1.
 	bad := writeSuite(t, `published = 3`)
 	out, err = runReport(t, "reproduce", "--from", filepath.Join(dir, "quick"), "--out", dir, bad)
-	if exitCode(err) != 1 || !strings.Contains(out, "disagrees (") || !strings.Contains(out, "reproduce tiny (quick): 1 of 1 claims disagree, 0 not comparable (0 agree)") {
+	if exitCode(err) != 1 || !strings.Contains(out, "disagrees (") || !strings.Contains(out, "reproduce tiny (quick): 1 of 1 claims disagree, 0 not comparable (0 agree, 0 consistent but not significant)") {
 		t.Errorf("disagreement: %v\n%s", err, out)
 	}
 	if csv, _ := os.ReadFile(filepath.Join(dir, "quick.csv")); !bytes.Contains(csv, []byte(",disagrees,")) {
@@ -157,14 +157,17 @@ func TestReproduceErrors(t *testing.T) {
 }
 
 // The embedded queueing suite agrees with queueing theory at its quick
-// sizes, in a few seconds: what CI runs.
+// sizes, in a few seconds: what CI runs. Two claims are consistent but
+// not significant: M/M/128 at ρ = 0.8 and 0.9, whose waits (about 1e-4
+// of the mean service) are too rare at the quick sizes for a ±5%
+// estimate.
 func TestReproduceQueueingQuick(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the queueing suite (3 M jobs)")
 	}
 	dir := t.TempDir()
 	out, err := runReport(t, "reproduce", "queueing", "--out", dir, "-q")
-	if err != nil || !strings.Contains(out, "13 claims: 13 agree, 0 disagree, 0 not comparable") {
+	if err != nil || !strings.Contains(out, "13 claims: 11 agree, 2 consistent but not significant, 0 disagree, 0 not comparable") {
 		t.Errorf("queueing --quick: %v\n%s", err, out)
 	}
 }
