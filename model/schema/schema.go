@@ -322,6 +322,17 @@ type TraceInfo struct {
 	Rep       int64           `json:"rep"`
 	Machine   string          `json:"machine"`
 	Jobs      int64           `json:"jobs"`
+	// MachineFrom says where the machine came from: "header" (MaxProcs),
+	// "inferred" (a log without a size: its largest job), "given"
+	// (--machine); omitted when unrecorded (a generator's machine).
+	MachineFrom string `json:"machine_from,omitempty"`
+	// SHA256 is the hex SHA-256 of Source's bytes as stored; omitted for a
+	// generated trace.
+	SHA256 string `json:"sha256,omitempty"`
+	// Input and InputSHA256 name the file replayed and its SHA-256 when it
+	// is not Source (a Parquet trace converted from it).
+	Input       string `json:"input,omitempty"`
+	InputSHA256 string `json:"input_sha256,omitempty"`
 }
 
 // ParamString renders Params as "k=v, k=v" in key order ("" when absent).
