@@ -252,7 +252,7 @@ func (s *sink) write(o *output) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.summary.Write([]schema.Summary{o.summary}); err != nil {
+	if err := schema.Write(s.summary, []schema.Summary{o.summary}); err != nil {
 		return fmt.Errorf("%s: %w", schema.SummaryFile, err)
 	}
 	return nil
