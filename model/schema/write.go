@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"reflect"
+	"sync"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -29,10 +30,8 @@ type Meta struct {
 func NewWriter[T any](w io.Writer, m Meta) *parquet.GenericWriter[T] {
 	var zero T
 	opts := trace.ParquetWriterOptions(m.Version)
-	for _, c := range Columns(zero) {
-		if c.Null != "" {
-			opts = append(opts, parquet.StructTag(reflect.StructTag(`parquet:"`+c.Name+`,optional"`), c.goName).(parquet.WriterOption))
-		}
+	if sch := nullableSchema(zero); sch != nil {
+		opts = append(opts, sch)
 	}
 	pw := parquet.NewGenericWriter[T](w, opts...)
 	pw.SetKeyValueMetadata(KeyVersion, m.Version)
@@ -42,6 +41,32 @@ func NewWriter[T any](w io.Writer, m Meta) *parquet.GenericWriter[T] {
 	json.Unmarshal([]byte(m.Traces), &ts) // unreadable: no trace known, TimeUnits
 	pw.SetKeyValueMetadata(KeyUnits, JSON(Units(zero, TimeUnit(ts))))
 	return pw
+}
+
+// nullableSchemas caches nullableSchema by row type: parquet-go does not
+// cache a schema derived with tag replacements, and a sweep writes
+// thousands of small files.
+var nullableSchemas sync.Map // reflect.Type → *parquet.Schema (nil: no nullable column)
+
+// nullableSchema returns the Parquet schema of row's type with its
+// nullable columns OPTIONAL, nil when it has none.
+func nullableSchema(row any) *parquet.Schema {
+	t := reflect.TypeOf(row)
+	if s, ok := nullableSchemas.Load(t); ok {
+		return s.(*parquet.Schema)
+	}
+	var tags []parquet.SchemaOption
+	for _, c := range Columns(row) {
+		if c.Null != "" {
+			tags = append(tags, parquet.StructTag(reflect.StructTag(`parquet:"`+c.Name+`,optional"`), c.goName))
+		}
+	}
+	var s *parquet.Schema
+	if len(tags) > 0 {
+		s = parquet.SchemaOf(row, tags...)
+	}
+	nullableSchemas.Store(t, s)
+	return s
 }
 
 // Write writes rows with pw (a NewWriter of T): NULL in a nullable
