@@ -609,6 +609,8 @@ var jobSchema = parquet.SchemaOf(Job{})
 // write.
 type jobWriter struct {
 	pw      *parquet.GenericWriter[any]
+	extra   []ExtraColumn     // an extended log's fields beyond the 18, double columns after Job's
+	staged  int               // rows staged in all (the index of the next row in extra)
 	rows    int               // rows of the current row group written to the column writers
 	pending int               // rows staged
 	i64     [][]int64         // per int column: the staged values
@@ -625,14 +627,23 @@ const (
 	valueBatch = 1024
 )
 
-func newJobWriter(w io.Writer) *jobWriter {
-	jw := &jobWriter{pw: parquet.NewGenericWriter[any](w, append(ParquetWriterOptions(""), jobSchema)...)}
-	jw.i64 = make([][]int64, len(jobColumns))
-	jw.f64 = make([][]float64, len(jobColumns))
-	jw.vals = make([][]parquet.Value, len(jobColumns))
-	for ci := range jobColumns {
+func newJobWriter(w io.Writer) *jobWriter { return newExtendedWriter(w, nil) }
+
+// newExtendedWriter is newJobWriter for a trace with the extra columns of
+// an extended SWF log, written after Job's as required double columns.
+func newExtendedWriter(w io.Writer, extra []ExtraColumn) *jobWriter {
+	sch := jobSchema
+	if len(extra) > 0 {
+		sch = extendedSchema(extra)
+	}
+	jw := &jobWriter{pw: parquet.NewGenericWriter[any](w, append(ParquetWriterOptions(""), sch)...), extra: extra}
+	n := len(jobColumns) + len(extra)
+	jw.i64 = make([][]int64, n)
+	jw.f64 = make([][]float64, n)
+	jw.vals = make([][]parquet.Value, n)
+	for ci := range n {
 		jw.vals[ci] = make([]parquet.Value, valueBatch)
-		if jobColumns[ci].isInt {
+		if ci < len(jobColumns) && jobColumns[ci].isInt {
 			jw.i64[ci] = make([]int64, writeBatch)
 		} else {
 			jw.f64[ci] = make([]float64, writeBatch)
@@ -679,7 +690,26 @@ func (jw *jobWriter) stage(jobs []Job) {
 		}
 		return nil
 	})
+	for e, c := range jw.extra {
+		copy(jw.f64[len(jobColumns)+e][base:base+len(jobs)], c.Values[jw.staged:jw.staged+len(jobs)])
+	}
 	jw.pending += len(jobs)
+	jw.staged += len(jobs)
+}
+
+// extendedSchema is the Parquet schema of a trace with extra columns:
+// Job's columns, then one double column per extra field, in order.
+func extendedSchema(extra []ExtraColumn) *parquet.Schema {
+	jt := reflect.TypeFor[Job]()
+	fields := make([]reflect.StructField, 0, jt.NumField()+len(extra))
+	for i := range jt.NumField() {
+		fields = append(fields, jt.Field(i))
+	}
+	for e, c := range extra {
+		fields = append(fields, reflect.StructField{Name: fmt.Sprintf("Extra%d", e), Type: reflect.TypeFor[float64](),
+			Tag: reflect.StructTag(`parquet:"` + c.Name + `"`)})
+	}
+	return parquet.SchemaOf(reflect.New(reflect.StructOf(fields)).Elem().Interface())
 }
 
 // flush hands the staged values to the column writers, columns in parallel:
@@ -691,13 +721,20 @@ func (jw *jobWriter) flush() error {
 		return nil
 	}
 	cws := jw.pw.ColumnWriters()
-	if len(cws) != len(jobColumns) {
-		return fmt.Errorf("parquet writer has %d columns, want %d", len(cws), len(jobColumns))
+	n := len(jobColumns) + len(jw.extra)
+	if len(cws) != n {
+		return fmt.Errorf("parquet writer has %d columns, want %d", len(cws), n)
 	}
-	err := parallel(len(jobColumns), func(ci int) error {
+	err := parallel(n, func(ci int) error {
+		name := func() string {
+			if ci < len(jobColumns) {
+				return jobColumns[ci].name
+			}
+			return jw.extra[ci-len(jobColumns)].Name
+		}
 		for lo := 0; lo < jw.pending; lo += valueBatch {
 			vals := jw.vals[ci][:min(valueBatch, jw.pending-lo)]
-			if jobColumns[ci].isInt {
+			if ci < len(jobColumns) && jobColumns[ci].isInt {
 				for i, v := range jw.i64[ci][lo : lo+len(vals)] {
 					vals[i] = parquet.Int64Value(v)
 				}
@@ -707,7 +744,7 @@ func (jw *jobWriter) flush() error {
 				}
 			}
 			if _, err := cws[ci].WriteRowValues(vals); err != nil {
-				return fmt.Errorf("column %s: %w", jobColumns[ci].name, err)
+				return fmt.Errorf("column %s: %w", name(), err)
 			}
 		}
 		return nil

@@ -22,8 +22,8 @@ func TestReadSWFErrors(t *testing.T) {
 		strict     bool
 		want       string // the whole error
 	}{
-		{"17 fields", hdr + goodLine + "2 1 5 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1\n", false, "x.swf:3: 17 fields, want 18"},
-		{"19 fields", hdr + "2 1 5 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1 7\n", false, "x.swf:2: 19 fields, want 18"},
+		{"17 fields", hdr + goodLine + "2 1 5 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1\n", false, "x.swf:3: 17 fields, want 18 (or more: extended SWF)"},
+		{"19th field not a number", hdr + "2 1 5 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1 7x\n", false, `x.swf:2: field 19 (extended): "7x" is not a number`},
 		{"abc", hdr + goodLine + "2 1 5 abc 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n", false, `x.swf:3: field 4 (run_time): "abc" is not a number`},
 		{"negative run", hdr + goodLine + "2 1 5 -7 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n", false, "x.swf:3: field 4 (run_time): negative run time -7"},
 		{"fractional procs", hdr + "2 1 5 7 4.5 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n", false, `x.swf:2: field 5 (alloc_procs): "4.5" is not an integer`},

@@ -2,6 +2,8 @@ package trace
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -39,10 +41,19 @@ func FormatOf(path string) Format {
 // ReadFile reads a trace from path: SWF (.swf), gzipped SWF (.swf.gz) or
 // Parquet (.parquet). Errors name the file, and the line or row and field
 // where they can.
+//
+// The file's SHA-256 (of its bytes as stored, computed while it is parsed)
+// is recorded as InputSHA256, and as Provenance.SHA256 when the file is
+// the trace's source (an SWF log; a Parquet file without provenance).
 func ReadFile(path string, opt ReadOptions) (*Trace, error) {
 	switch FormatOf(path) {
 	case FormatParquet:
-		return readParquetFile(path, opt)
+		sum := hashFile(path)
+		t, err := readParquetFile(path, opt)
+		if err != nil {
+			return nil, err
+		}
+		return t, sum.record(t)
 	case FormatSWF, FormatSWFGzip:
 	default:
 		return nil, fmt.Errorf("%s: unknown trace format (want .swf, .swf.gz or .parquet)", path)
@@ -52,7 +63,55 @@ func ReadFile(path string, opt ReadOptions) (*Trace, error) {
 		return nil, err
 	}
 	defer closeAll()
-	return ReadSWF(r, path, opt)
+	sum := hashFile(path)
+	t, err := ReadSWF(r, path, opt)
+	if err != nil {
+		return nil, err
+	}
+	return t, sum.record(t)
+}
+
+// fileHash is the SHA-256 of a file, computed in its own goroutine.
+type fileHash struct {
+	path string
+	done chan struct{}
+	sum  string
+	err  error
+}
+
+// hashFile starts computing the SHA-256 of path.
+func hashFile(path string) *fileHash {
+	h := &fileHash{path: path, done: make(chan struct{})}
+	go func() {
+		defer close(h.done)
+		f, err := os.Open(path)
+		if err != nil {
+			h.err = err
+			return
+		}
+		defer f.Close()
+		d := sha256.New()
+		if _, err := io.Copy(d, f); err != nil {
+			h.err = fmt.Errorf("%s: sha256: %w", path, err)
+			return
+		}
+		h.sum = hex.EncodeToString(d.Sum(nil))
+	}()
+	return h
+}
+
+// record waits for the hash and records it in t: as InputSHA256, and as
+// the provenance's SHA256 when t's source is the file itself.
+func (h *fileHash) record(t *Trace) error {
+	<-h.done
+	if h.err != nil {
+		return h.err
+	}
+	t.InputSHA256 = h.sum
+	if t.Provenance.Source == h.path {
+		t.Provenance.SHA256 = h.sum
+	}
+	return nil
 }
 
 // openSWF opens an SWF file, decompressing it (in its own goroutine, ahead

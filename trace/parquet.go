@@ -35,6 +35,8 @@ type provenanceJSON struct {
 	SchemaVersion int               `json:"schema_version"`
 	Load          float64           `json:"load"`
 	Rep           int               `json:"rep"`
+	SHA256        string            `json:"sha256,omitempty"`
+	MachineFrom   string            `json:"machine_from,omitempty"`
 }
 
 // metadata returns the key-value pairs that describe t, in a fixed order.
@@ -45,7 +47,7 @@ func (t *Trace) metadata() [][2]string {
 	}
 	hj := marshal(hdr)
 	p := t.Provenance
-	pj := marshal(provenanceJSON{p.Source, p.Generator, p.Params, p.Seed, SchemaVersion, p.Load, p.Rep})
+	pj := marshal(provenanceJSON{p.Source, p.Generator, p.Params, p.Seed, SchemaVersion, p.Load, p.Rep, p.SHA256, p.MachineFrom})
 	kv := [][2]string{
 		{MetaName, t.Name},
 		{MetaMachine, t.Machine},
@@ -79,7 +81,7 @@ func marshal(v any) string {
 // columns of Job (see FieldNames and ExtraFieldNames), zstd-compressed,
 // with the header and provenance in the file's key-value metadata.
 func WriteParquet(w io.Writer, t *Trace) error {
-	jw := newJobWriter(w)
+	jw := newExtendedWriter(w, t.Extra)
 	if err := jw.write(t.Jobs); err != nil {
 		return err
 	}
@@ -152,7 +154,7 @@ func ReadParquet(r io.ReaderAt, size int64, name string, opt ReadOptions) (*Trac
 		if err := json.Unmarshal([]byte(v), &p); err != nil {
 			return nil, &Error{File: name, Msg: "metadata " + MetaProvenance + ": " + err.Error()}
 		}
-		t.Provenance = Provenance{p.Source, p.Generator, p.Params, p.Seed, p.SchemaVersion, p.Load, p.Rep}
+		t.Provenance = Provenance{p.Source, p.Generator, p.Params, p.Seed, p.SchemaVersion, p.Load, p.Rep, p.SHA256, p.MachineFrom}
 		if p.SchemaVersion > SchemaVersion {
 			return nil, &Error{File: name, Msg: fmt.Sprintf("schema version %d is newer than this tool's %d", p.SchemaVersion, SchemaVersion)}
 		}
@@ -181,8 +183,81 @@ func ReadParquet(r io.ReaderAt, size int64, name string, opt ReadOptions) (*Trac
 		}
 		return nil, &Error{File: name, Msg: err.Error()}
 	}
+	if t.Extra, err = readExtra(f, name); err != nil {
+		return nil, err
+	}
 	v.finish()
 	return t, nil
+}
+
+// readExtra reads the numeric top-level columns of f that are not Job's
+// (an extended SWF log's extra fields) as extra columns, in file order,
+// numbered from field 19; nulls read as Unknown.
+func readExtra(f *parquet.File, name string) ([]ExtraColumn, error) {
+	known := map[string]bool{}
+	for _, c := range append(FieldNames[:], ExtraFieldNames...) {
+		known[c] = true
+	}
+	var out []ExtraColumn
+	for _, fl := range f.Schema().Fields() {
+		if known[fl.Name()] || !fl.Leaf() || fl.Repeated() {
+			continue
+		}
+		switch fl.Type().Kind() {
+		case parquet.Int32, parquet.Int64, parquet.Float, parquet.Double:
+		default:
+			continue
+		}
+		leaf, _ := f.Schema().Lookup(fl.Name())
+		c := ExtraColumn{Field: NumFields + 1 + len(out), Name: fl.Name(), Values: make([]float64, 0, f.NumRows())}
+		buf := make([]parquet.Value, 1024)
+		for _, rg := range f.RowGroups() {
+			pages := rg.ColumnChunks()[leaf.ColumnIndex].Pages()
+			for {
+				p, err := pages.ReadPage()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					pages.Close()
+					return nil, &Error{File: name, Msg: "column " + fl.Name() + ": " + err.Error()}
+				}
+				vr := p.Values()
+				for {
+					n, err := vr.ReadValues(buf)
+					for _, v := range buf[:n] {
+						x := float64(Unknown)
+						if !v.IsNull() {
+							switch v.Kind() {
+							case parquet.Int32, parquet.Int64:
+								x = float64(v.Int64())
+							case parquet.Float:
+								x = float64(v.Float())
+							default:
+								x = v.Double()
+							}
+						}
+						c.Values = append(c.Values, x)
+					}
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						parquet.Release(p)
+						pages.Close()
+						return nil, &Error{File: name, Msg: "column " + fl.Name() + ": " + err.Error()}
+					}
+				}
+				parquet.Release(p)
+			}
+			pages.Close()
+		}
+		if int64(len(c.Values)) != f.NumRows() {
+			return nil, &Error{File: name, Msg: fmt.Sprintf("column %s: %d values for %d rows", fl.Name(), len(c.Values), f.NumRows())}
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }
 
 // notParquetHint says what a file that is not Parquet looks like, when it

@@ -22,21 +22,41 @@ func CheckMachine(hint string) error {
 	return nil
 }
 
+// Where a trace's machine came from (Provenance.MachineFrom).
+const (
+	MachineHeader   = "header"   // the header's MaxProcs, else MaxNodes
+	MachineInferred = "inferred" // no header size: flat with the largest job
+	MachineGiven    = "given"    // given by the user (--machine)
+)
+
 // DefaultMachine is the machine hint a converted log gets when none is
 // given: flat with the header's MaxProcs (else MaxNodes), else flat with the
 // largest processor count any job used; "" when nothing is known.
 func (t *Trace) DefaultMachine() string {
+	m, _ := t.GuessMachine()
+	return m
+}
+
+// GuessMachine returns DefaultMachine and where it comes from:
+// MachineHeader, or MachineInferred when the header has no size and the
+// largest job's processor count (a lower bound of the machine's) is used.
+func (t *Trace) GuessMachine() (hint, from string) {
 	if n := t.MaxProcs(); n > 0 {
-		return fmt.Sprintf("flat:%d", n)
+		return fmt.Sprintf("flat:%d", n), MachineHeader
 	}
 	var m int64
 	for i := range t.Jobs {
 		m = max(m, t.Jobs[i].Procs())
 	}
 	if m > 0 {
-		return fmt.Sprintf("flat:%d", m)
+		return fmt.Sprintf("flat:%d", m), MachineInferred
 	}
-	return ""
+	return "", ""
+}
+
+// InferredWarning is the warning given when a log's machine is inferred.
+func InferredWarning(file, hint string) string {
+	return fmt.Sprintf("%s: no MaxProcs or MaxNodes in the header: machine inferred as %s from the largest job (a lower bound; give the real size with --machine)", file, hint)
 }
 
 // Summary is a one-line description of a trace.
@@ -88,11 +108,29 @@ func Inspect(w io.Writer, t *Trace) error {
 	fmt.Fprintf(w, "summary    %s\n", Summarize(t))
 	p := t.Provenance
 	fmt.Fprintf(w, "provenance source=%s generator=%s seed=%d load=%s rep=%d\n", p.Source, p.Generator, p.Seed, num(p.Load), p.Rep)
+	if p.SHA256 != "" {
+		fmt.Fprintf(w, "  sha256   %s\n", p.SHA256)
+	}
+	if t.InputSHA256 != "" && t.InputSHA256 != p.SHA256 {
+		fmt.Fprintf(w, "  input    %s sha256 %s\n", t.Path, t.InputSHA256)
+	}
+	if p.MachineFrom != "" {
+		fmt.Fprintf(w, "  machine  %s (%s)\n", t.Machine, p.MachineFrom)
+	}
 	for _, k := range p.ParamKeys() {
 		fmt.Fprintf(w, "  param    %s=%s\n", k, p.Params[k])
 	}
 	for _, msg := range t.Warnings {
 		fmt.Fprintf(w, "warning    %s\n", msg)
+	}
+	for _, c := range t.Extra {
+		known := 0
+		for _, v := range c.Values {
+			if v != Unknown {
+				known++
+			}
+		}
+		fmt.Fprintf(w, "extra      field %d: column %s, %d of %d values known\n", c.Field, c.Name, known, len(c.Values))
 	}
 	if len(t.Header) > 0 {
 		fmt.Fprintln(w, "header")
@@ -203,13 +241,23 @@ func Convert(in, out string, opt ConvertOptions) (*Trace, error) {
 	return t, nil
 }
 
-// setConvertedMachine records the machine hint of a converted trace.
+// setConvertedMachine records the machine hint of a converted trace and
+// where it came from (Provenance.MachineFrom), with a warning when it is
+// inferred from the jobs.
 func setConvertedMachine(t *Trace, opt ConvertOptions) {
 	switch {
 	case opt.Machine != "":
 		t.Machine = opt.Machine
+		t.Provenance.MachineFrom = MachineGiven
 	case t.Machine == "":
-		t.Machine = t.DefaultMachine()
+		var from string
+		t.Machine, from = t.GuessMachine()
+		if t.Machine != "" {
+			t.Provenance.MachineFrom = from
+		}
+		if from == MachineInferred {
+			t.Warnings = append(t.Warnings, InferredWarning(t.Path, t.Machine))
+		}
 	}
 	if t.Provenance.Generator == "swf" {
 		t.Provenance.Params = map[string]string{"machine": t.Machine}
@@ -227,6 +275,7 @@ func convertStreaming(in, out string, opt ConvertOptions) (*Trace, error) {
 		return nil, err
 	}
 	defer closeAll()
+	sum := hashFile(in)
 	var buf bytes.Buffer
 	sink := &writerSink{jw: newJobWriter(&buf), ch: make(chan []Job, 4), done: make(chan error, 1)}
 	go sink.run()
@@ -234,9 +283,14 @@ func convertStreaming(in, out string, opt ConvertOptions) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := sum.record(t); err != nil {
+		return nil, err
+	}
 	setConvertedMachine(t, opt)
-	if sink.err != nil || t.resorted {
-		// The rows streamed were in file order; the trace was re-sorted.
+	if sink.err != nil || t.resorted || len(t.Extra) > 0 {
+		// The rows streamed were in file order and the trace was re-sorted, or
+		// the log is an extended SWF whose extra columns the streamed file
+		// lacks.
 		if err := WriteFile(out, t); err != nil {
 			return nil, err
 		}

@@ -41,7 +41,7 @@ func (e *Error) Error() string {
 		}
 	}
 	if e.Field > 0 {
-		name := ""
+		name := "extended"
 		if e.Field <= NumFields {
 			name = FieldNames[e.Field-1]
 		}
@@ -57,9 +57,11 @@ type swfReader struct {
 	file   string
 	line   int
 	header Header
-	chunks [][]Job // full chunks of jobs, concatenated at the end (no regrowth copies)
-	jobs   []Job   // the chunk being filled
-	lines  []int32 // line number of each job
+	chunks [][]Job     // full chunks of jobs, concatenated at the end (no regrowth copies)
+	jobs   []Job       // the chunk being filled
+	lines  []int32     // line number of each job
+	njobs  int         // jobs read
+	extra  [][]float64 // fields 19, 20, ... of every job read (Unknown where a line lacks one)
 
 	sink    chunkSink // receives full chunks while parsing; may be nil
 	emitted int       // jobs of the current chunk already given to the sink
@@ -127,6 +129,7 @@ func readSWF(r io.Reader, name string, opt ReadOptions, sink chunkSink) (*Trace,
 	}
 	t := &Trace{Name: baseName(name), Path: name, Header: p.header, Jobs: p.all()}
 	t.Provenance = Provenance{Source: name, Generator: "swf", SchemaVersion: SchemaVersion, Load: -1}
+	t.Extra = extraColumns(p.header, p.extra, p.njobs)
 	if err := t.validate(name, opt, func(i int) int { return int(p.lines[i]) }, false); err != nil {
 		return nil, err
 	}
@@ -158,10 +161,6 @@ func (p *swfReader) parseLine(line []byte) error {
 		for i < len(line) && line[i] != ' ' && line[i] != '\t' {
 			i++
 		}
-		if n >= NumFields {
-			n++
-			continue
-		}
 		tok := line[start:i]
 		v, ok := parseNumber(tok)
 		if !ok {
@@ -170,6 +169,11 @@ func (p *swfReader) parseLine(line []byte) error {
 				fileStart = line
 			}
 			return &Error{File: p.file, Line: p.line, Field: n + 1, Msg: notNumber(tok, fileStart)}
+		}
+		if n >= NumFields {
+			p.setExtra(n-NumFields, v)
+			n++
+			continue
 		}
 		if isInt(n) && !isWhole(v) {
 			return &Error{File: p.file, Line: p.line, Field: n + 1, Msg: fmt.Sprintf("%q is not an integer", tok)}
@@ -180,9 +184,13 @@ func (p *swfReader) parseLine(line []byte) error {
 		j.setField(n, v)
 		n++
 	}
-	if n != NumFields {
-		return &Error{File: p.file, Line: p.line, Msg: fmt.Sprintf("%d fields, want %d", n, NumFields)}
+	if n < NumFields {
+		return &Error{File: p.file, Line: p.line, Msg: fmt.Sprintf("%d fields, want %d (or more: extended SWF)", n, NumFields)}
 	}
+	for k := n - NumFields; k < len(p.extra); k++ {
+		p.extra[k] = append(p.extra[k], Unknown) // a line shorter than an earlier one
+	}
+	p.njobs++
 	if len(p.jobs) == cap(p.jobs) {
 		if len(p.jobs) > 0 {
 			p.chunks = append(p.chunks, p.jobs)
@@ -210,6 +218,70 @@ func (p *swfReader) parseLine(line []byte) error {
 	}
 	p.lines = append(p.lines, int32(p.line))
 	return nil
+}
+
+// setExtra records the value of extended field k (0 for field 19) of the
+// job being read; a field no earlier line had is Unknown for the jobs
+// before.
+func (p *swfReader) setExtra(k int, v float64) {
+	for len(p.extra) <= k {
+		p.extra = append(p.extra, make([]float64, p.njobs, p.njobs+1024))
+		col := p.extra[len(p.extra)-1]
+		for i := range col {
+			col[i] = Unknown
+		}
+	}
+	p.extra[k] = append(p.extra[k], v)
+}
+
+// extraColumns names the extended fields of a log: field N is named by the
+// header line "; FieldN: name" when there is one (the name lower-cased,
+// runs of other characters than letters and digits turned into "_"), else
+// field_N; a name that is already a column's gets the suffix _N.
+func extraColumns(h Header, vals [][]float64, n int) []ExtraColumn {
+	if len(vals) == 0 {
+		return nil
+	}
+	taken := map[string]bool{}
+	for _, c := range append(FieldNames[:], ExtraFieldNames...) {
+		taken[c] = true
+	}
+	out := make([]ExtraColumn, len(vals))
+	for k, v := range vals {
+		field := NumFields + 1 + k
+		name := columnName(h.getOr(fmt.Sprintf("Field%d", field), ""))
+		if name == "" {
+			name = fmt.Sprintf("field_%d", field)
+		}
+		if taken[name] {
+			name = fmt.Sprintf("%s_%d", name, field)
+		}
+		taken[name] = true
+		out[k] = ExtraColumn{Field: field, Name: name, Values: v[:n:n]}
+	}
+	return out
+}
+
+// columnName turns a header's name for a field into a column name.
+func columnName(s string) string {
+	var b strings.Builder
+	under := false
+	for _, r := range strings.ToLower(strings.TrimSpace(s)) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if under && b.Len() > 0 {
+				b.WriteByte('_')
+			}
+			under = false
+			b.WriteRune(r)
+		} else {
+			under = true
+		}
+	}
+	name := b.String()
+	if name != "" && name[0] >= '0' && name[0] <= '9' {
+		name = "f" + name
+	}
+	return name
 }
 
 // chunkJobs is the number of jobs per parsing chunk and per Parquet write
@@ -481,9 +553,36 @@ func (v *validator) finish() {
 			v.file, v.oversized, v.maxProcs, t.Jobs[v.firstOver].ID, v.what, v.loc(v.firstOver)))
 	}
 	if !v.ordered {
-		sort.SliceStable(t.Jobs, func(a, b int) bool { return t.Jobs[a].Submit < t.Jobs[b].Submit })
+		if len(t.Extra) > 0 {
+			t.sortWithExtra()
+		} else {
+			sort.SliceStable(t.Jobs, func(a, b int) bool { return t.Jobs[a].Submit < t.Jobs[b].Submit })
+		}
 		t.Warnings = append(t.Warnings, fmt.Sprintf("%s: submit times out of order; jobs sorted by submit time", v.file))
 		t.resorted = true
+	}
+}
+
+// sortWithExtra sorts the jobs by submit time, stably, and the extended
+// fields' values with them.
+func (t *Trace) sortWithExtra() {
+	perm := make([]int, len(t.Jobs))
+	for i := range perm {
+		perm[i] = i
+	}
+	sort.SliceStable(perm, func(a, b int) bool { return t.Jobs[perm[a]].Submit < t.Jobs[perm[b]].Submit })
+	jobs := make([]Job, len(t.Jobs))
+	for i, k := range perm {
+		jobs[i] = t.Jobs[k]
+	}
+	copy(t.Jobs, jobs)
+	for c := range t.Extra {
+		old := t.Extra[c].Values
+		v := make([]float64, len(old))
+		for i, k := range perm {
+			v[i] = old[k]
+		}
+		t.Extra[c].Values = v
 	}
 }
 
@@ -570,12 +669,25 @@ func WriteSWF(w io.Writer, t *Trace) error {
 				buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
 			}
 		}
+		for _, c := range t.Extra {
+			buf = append(buf, ' ')
+			buf = appendNumber(buf, c.Values[i])
+		}
 		buf = append(buf, '\n')
 		if _, err := bw.Write(buf); err != nil {
 			return err
 		}
 	}
 	return bw.Flush()
+}
+
+// appendNumber appends v as WriteSWF writes a time: an integer when it is
+// one, else the shortest representation that reads back the same.
+func appendNumber(buf []byte, v float64) []byte {
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return strconv.AppendInt(buf, int64(v), 10)
+	}
+	return strconv.AppendFloat(buf, v, 'g', -1, 64)
 }
 
 func baseName(path string) string {

@@ -34,6 +34,14 @@ func (h Header) Get(key string) (string, bool) {
 	return "", false
 }
 
+// getOr returns the value of key (as Get), or def when absent.
+func (h Header) getOr(key, def string) string {
+	if v, ok := h.Get(key); ok {
+		return v
+	}
+	return def
+}
+
 // Int returns the integer value of key, or def when it is absent or not an
 // integer.
 func (h Header) Int(key string, def int64) int64 {
@@ -70,6 +78,14 @@ type Provenance struct {
 	SchemaVersion int               // Parquet layout version
 	Load          float64           // offered load the generator targeted; -1 when unknown
 	Rep           int               // replication index within a sweep; 0 when single
+	// SHA256 is the hex SHA-256 of Source's bytes as stored (a gzipped log's
+	// compressed bytes, what sha256sum prints); "" for a generated trace.
+	SHA256 string
+	// MachineFrom says where the machine hint came from: "header" (the
+	// header's MaxProcs or MaxNodes), "inferred" (a log without either:
+	// flat with its largest job, a lower bound) or "given" (--machine);
+	// "" when not recorded (generated traces, older files).
+	MachineFrom string
 }
 
 // ParamKeys returns the names of p.Params in sorted order.
@@ -92,8 +108,24 @@ type Trace struct {
 	Provenance Provenance // where the trace came from
 	Jobs       []Job      // jobs, sorted by submit time
 	Warnings   []string   // non-fatal problems found while reading (e.g. re-sorted submit times)
+	// Extra holds the fields an extended SWF log has beyond the 18 standard
+	// ones, in field order, one value per job (Unknown on a line without
+	// it); they are written as extra Parquet columns. Nil for a standard log.
+	Extra []ExtraColumn
+	// InputSHA256 is the hex SHA-256 of the file read (Path); it differs
+	// from Provenance.SHA256 when that file was converted from Source. Not
+	// stored in trace files.
+	InputSHA256 string
 
 	resorted bool // the reader re-sorted Jobs by submit time
+}
+
+// ExtraColumn is one field of an extended SWF log beyond the 18 standard
+// ones: its Parquet column name and a value per job.
+type ExtraColumn struct {
+	Field  int    // 1-based SWF field number (19, 20, ...)
+	Name   string // column name: the header's name for it, else field_N
+	Values []float64
 }
 
 // MaxProcs returns the machine size recorded in the header (MaxProcs, else

@@ -50,6 +50,15 @@ func buildTitle(c *Context, _ *results.Experiment, _ int) ([]Page, error) {
 	if c.Warning != "" {
 		lines = append(lines, [2]string{"Warning", c.Warning})
 	}
+	// The bytes each input came from (two different files circulate under
+	// some archive names): the source's SHA-256, as sha256sum prints it.
+	k := "Input SHA-256"
+	for _, ti := range s.Traces {
+		if ti.SHA256 != "" {
+			lines = append(lines, [2]string{k, lastElem(ti.Source) + " " + ti.SHA256})
+			k = ""
+		}
+	}
 	for i, e := range c.Experiments {
 		kind := "independent traces"
 		if e.Sweep() && len(e.Loads) == 1 {

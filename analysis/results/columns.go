@@ -61,6 +61,7 @@ func readColumns[T any](f *parquet.File, out []T) error {
 				return fmt.Errorf("field %s: unsupported type %s", sf.Name, sf.Type)
 			}
 			row := 0
+			null, nullable := schema.NullValueOf(zero, name)
 			err := eachValue(chunks[leaf.ColumnIndex], buf, func(v parquet.Value) error {
 				if row >= n {
 					return fmt.Errorf("more values than rows")
@@ -68,6 +69,9 @@ func readColumns[T any](f *parquet.File, out []T) error {
 				fp := unsafe.Add(p0, uintptr(row)*size+sf.Offset)
 				row++
 				if v.IsNull() {
+					if nullable {
+						setNull(fp, kind, null)
+					}
 					return nil
 				}
 				switch kind {
@@ -107,6 +111,55 @@ func readColumns[T any](f *parquet.File, out []T) error {
 	}
 	if base != len(out) {
 		return fmt.Errorf("%d rows read, the footer counts %d", base, len(out))
+	}
+	return nil
+}
+
+// setNull stores at fp, a field of kind k, the value in memory of a NULL
+// in its nullable column.
+func setNull(fp unsafe.Pointer, k reflect.Kind, null float64) {
+	switch k {
+	case reflect.Int64:
+		*(*int64)(fp) = int64(null)
+	case reflect.Float64:
+		*(*float64)(fp) = null
+	}
+}
+
+// fillNulls sets, in out (the rows of f, read by parquet-go's row reader,
+// which reads a NULL as a zero), the value in memory of every NULL of a
+// nullable column.
+func fillNulls[T any](f *parquet.File, out []T) error {
+	var zero T
+	rt := reflect.TypeFor[T]()
+	sch := f.Schema()
+	buf := make([]parquet.Value, 4096)
+	for fi := range rt.NumField() {
+		sf := rt.Field(fi)
+		name, _, _ := strings.Cut(sf.Tag.Get("parquet"), ",")
+		null, nullable := schema.NullValueOf(zero, name)
+		leaf, ok := sch.Lookup(name)
+		if !nullable || !ok || leaf.Node.Required() {
+			continue
+		}
+		base := 0
+		for _, rg := range f.RowGroups() {
+			row := base
+			err := eachValue(rg.ColumnChunks()[leaf.ColumnIndex], buf, func(v parquet.Value) error {
+				if row >= len(out) {
+					return fmt.Errorf("more values than rows")
+				}
+				if v.IsNull() {
+					setNull(unsafe.Add(unsafe.Pointer(&out[row]), sf.Offset), sf.Type.Kind(), null)
+				}
+				row++
+				return nil
+			})
+			if err != nil {
+				return fmt.Errorf("column %q: %w", name, err)
+			}
+			base += int(rg.NumRows())
+		}
 	}
 	return nil
 }

@@ -364,6 +364,9 @@ func readAll[T any](path string, f *parquet.File, out []T) (err error) {
 			return fmt.Errorf("%s: row %d: short read", path, n+1)
 		}
 	}
+	if err := fillNulls(f, out); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
 	return nil
 }
 

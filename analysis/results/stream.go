@@ -341,6 +341,10 @@ type streamField struct {
 	cur    *colCursor
 	pcur   [5]*colCursor
 	last   string // the string column's previous value: runs repeat it
+	// null is the value in memory of a NULL (schema.Column.NullValue);
+	// nullable says the column has one.
+	null     float64
+	nullable bool
 }
 
 // rowStream decodes the rows of a Parquet file chunk by chunk, column by
@@ -371,6 +375,7 @@ func newRowStream[T any](f *parquet.File) (*rowStream[T], error) {
 			continue
 		}
 		fd := streamField{name: name, offset: sf.Offset, kind: sf.Type.Kind(), col: -1}
+		fd.null, fd.nullable = schema.NullValueOf(*new(T), name)
 		if sf.Type == reflect.TypeFor[[]schema.Piece]() {
 			fd.pieces = true
 			found := 0
@@ -476,10 +481,13 @@ func (rs *rowStream[T]) read(out []T) (n int, err error) {
 			if err != nil {
 				return 0, fmt.Errorf("column %q: %w", fd.name, err)
 			}
+			fp := unsafe.Add(p0, uintptr(r)*size+fd.offset)
 			if v.IsNull() {
+				if fd.nullable {
+					setNull(fp, fd.kind, fd.null)
+				}
 				continue
 			}
-			fp := unsafe.Add(p0, uintptr(r)*size+fd.offset)
 			switch fd.kind {
 			case reflect.String:
 				b := v.ByteArray()

@@ -46,7 +46,7 @@ func WriteDir(dir string, s *Set) error {
 func writeFile[T any](path string, rows []T, meta map[string]string) error {
 	return trace.AtomicWrite(path, func(w io.Writer) error {
 		pw := schema.NewWriter[T](w, schema.Meta{Version: meta[schema.KeyVersion], Options: meta[schema.KeyOptions], Traces: meta[schema.KeyTraces]})
-		if _, err := pw.Write(rows); err != nil {
+		if err := schema.Write(pw, rows); err != nil {
 			return err
 		}
 		return pw.Close()

@@ -58,17 +58,17 @@ func Jobs(t *trace.Trace, m policy.Machine, estimates string) ([]policy.Job, []R
 			rej = append(rej, Rejection{Index: i, ID: tj.ID, Reason: fmt.Sprintf(format, a...)})
 		}
 		procs := tj.Procs()
-		switch {
-		case procs <= 0:
+		switch refusal(tj, m) {
+		case NoProcs:
 			reject("no processor count (req_procs %d, alloc_procs %d)", tj.ReqProcs, tj.AllocProcs)
 			continue
-		case !(tj.Run >= 0) || math.IsInf(tj.Run, 1):
+		case NoRun:
 			reject("unknown run time (%g)", tj.Run)
 			continue
-		case !(tj.Submit >= 0) || math.IsInf(tj.Submit, 1):
+		case NoSubmit:
 			reject("unknown submit time (%g)", tj.Submit)
 			continue
-		case procs > int64(m.Procs):
+		case TooLarge:
 			reject("needs %d processors, machine %s has %d", procs, m, m.Procs)
 			continue
 		}
@@ -120,6 +120,86 @@ func Jobs(t *trace.Trace, m policy.Machine, estimates string) ([]policy.Job, []R
 		jobs[k].Index = int32(k)
 	}
 	return jobs, rej
+}
+
+// Why Jobs refuses a record, and how it adjusts one (Count.Reason).
+const (
+	NoProcs  = "no processor count (req_procs and alloc_procs unknown)"
+	NoRun    = "unknown run time"
+	NoSubmit = "unknown submit time"
+	TooLarge = "more processors than the machine has"
+	Partial  = "partial record (status 2-4; --keep-partial replays them)"
+
+	ProcsFromAlloc = "processors from alloc_procs (req_procs unknown)"
+	EstimateIsRun  = "estimate = run time (requested time unknown)"
+	Outruns        = "run time beyond the requested time (the job runs its run time)"
+)
+
+// refusal returns why Jobs refuses tj on m (NoProcs, NoRun, NoSubmit,
+// TooLarge), "" when it accepts it.
+func refusal(tj *trace.Job, m policy.Machine) string {
+	procs := tj.Procs()
+	switch {
+	case procs <= 0:
+		return NoProcs
+	case !(tj.Run >= 0) || math.IsInf(tj.Run, 1):
+		return NoRun
+	case !(tj.Submit >= 0) || math.IsInf(tj.Submit, 1):
+		return NoSubmit
+	case procs > int64(m.Procs):
+		return TooLarge
+	}
+	return ""
+}
+
+// Count is a number of records dropped or adjusted for one reason.
+type Count struct {
+	Reason  string
+	Records int
+}
+
+// Tally counts the records of t that Jobs refuses on m (dropped, by
+// reason, in the order of Jobs' checks) and those it accepts but adjusts
+// (adjusted: a processor count taken from alloc_procs, an estimate that
+// is the run time because the requested time is unknown (estimates
+// "requested"), a run time beyond the requested time). Unless keepPartial,
+// the partial records Jobs accepts are counted dropped too (Partial), as
+// a replay drops them by default. Reasons with no record are left out.
+func Tally(t *trace.Trace, m policy.Machine, estimates string, keepPartial bool) (dropped, adjusted []Count) {
+	refused := map[string]int{}
+	var fromAlloc, estRun, outruns int
+	for i := range t.Jobs {
+		tj := &t.Jobs[i]
+		if r := refusal(tj, m); r != "" {
+			refused[r]++
+			continue
+		}
+		if !keepPartial && tj.Partial() {
+			refused[Partial]++
+			continue
+		}
+		if tj.ReqProcs <= 0 {
+			fromAlloc++
+		}
+		if estimates != EstimatesActual {
+			if !(tj.ReqTime >= 0) || math.IsInf(tj.ReqTime, 1) {
+				estRun++
+			} else if tj.Run > tj.ReqTime {
+				outruns++
+			}
+		}
+	}
+	for _, r := range []string{NoProcs, NoRun, NoSubmit, TooLarge, Partial} {
+		if refused[r] > 0 {
+			dropped = append(dropped, Count{r, refused[r]})
+		}
+	}
+	for _, c := range []Count{{ProcsFromAlloc, fromAlloc}, {EstimateIsRun, estRun}, {Outruns, outruns}} {
+		if c.Records > 0 {
+			adjusted = append(adjusted, c)
+		}
+	}
+	return dropped, adjusted
 }
 
 // known returns x when it is a known quantity (≥ 0 and finite), else -1.

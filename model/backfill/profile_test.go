@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/flat"
+	"github.com/schedlab/schedlab/model/internal/long"
 	"github.com/schedlab/schedlab/model/policy"
 )
 
@@ -233,8 +234,8 @@ func TestConservativeProfileEquality(t *testing.T) {
 		}
 	}
 	t.Run("lublin", func(t *testing.T) {
-		if testing.Short() {
-			t.Skip("short")
+		if testing.Short() || !long.Enabled() {
+			t.Skip("long (20 s): set " + long.Env + "=1")
 		}
 		jobs, m := lublinJobs(t, 0.7)
 		if msg := profileDiffers(t, jobs, m, func() policy.Allocator { return flat.NewCount(m.Procs) }); msg != "" {

@@ -463,8 +463,13 @@ var jobColumns = append(keyColumns(func(t *jobTable) *runKeys { return &t.keys }
 	jobFloat("bounded_slowdown", fBSLD),
 	jobInt("req_procs", iReqProcs),
 	jobFloat("alloc_procs", fAllocProcs),
-	{"load", func(t *jobTable, lo, hi, _ int, vals []parquet.Value) []parquet.Value {
-		return repeat(t.load, hi-lo, vals)
+	{"load", func(t *jobTable, lo, hi, ci int, vals []parquet.Value) []parquet.Value {
+		// Nullable (schema.Job): NULL when the trace's load is unknown (-1).
+		v := t.load.Level(0, 1, ci)
+		if t.load.Double() == -1 {
+			v = parquet.NullValue().Level(0, 0, ci)
+		}
+		return repeat(v, hi-lo, vals)
 	}},
 	jobFloat("run_time", fRun),
 	jobFloat("estimate", fEstimate),

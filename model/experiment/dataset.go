@@ -227,7 +227,7 @@ func (w *cellWriter) write(k schema.CellKey, o *output) (err error) {
 	}
 	sw := schema.NewWriter[schema.Summary](st.buf, meta)
 	st.pw = sw
-	if _, err := sw.Write([]schema.Summary{o.summary}); err != nil {
+	if err := schema.Write(sw, []schema.Summary{o.summary}); err != nil {
 		return fmt.Errorf("%s: %w", k.Path(schema.SummaryTable), err)
 	}
 	if err := closeAll(files); err != nil {

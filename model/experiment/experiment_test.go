@@ -228,9 +228,12 @@ func TestNothingWrittenOnError(t *testing.T) {
 	if len(ents) != 1 {
 		t.Errorf("left behind: %v", ents)
 	}
-	// No machine at all.
+	// No machine at all: no header size and no job with a processor count.
 	tr := tiny()
 	tr.Header = nil
+	for i := range tr.Jobs {
+		tr.Jobs[i].ReqProcs, tr.Jobs[i].AllocProcs = -1, -1
+	}
 	if _, err := Run([]*trace.Trace{tr}, Options{}); err == nil || !strings.Contains(err.Error(), "no machine") {
 		t.Errorf("err %v", err)
 	}

@@ -48,7 +48,7 @@ type Option struct {
 // ReplayOptions declares every replay option, in the order of
 // `replay run --help`.
 var ReplayOptions = []Option{
-	{Name: "machine", Flag: "machine", Key: "machines", Kind: StringOption, Doc: "machine for every trace (flat:N, mesh:WxH, cube:n, malleable:P; see replay list); default: the trace's hint, else flat:MaxProcs",
+	{Name: "machine", Flag: "machine", Key: "machines", Kind: StringOption, Doc: "machine for every trace (flat:N, mesh:WxH, cube:n, malleable:P; see replay list); default: the trace's hint, else flat:MaxProcs, else (a log without a header size) flat with its largest job, with a warning",
 		KeyDoc: "machines, an array: every trace runs on each (default: each trace's machine)"},
 	{Name: "mode", Flag: "mode", Key: "mode", Kind: StringOption, Default: policy.ModeRigid, Doc: "rigid (jobs hold their processors from start to end) or malleable, an alias: --machine flat:P --mode malleable is --machine malleable:P (Guha 1995 dynamic space sharing: fractional allocations repartitioned at every arrival and departure; needs the trace's work and efficiency columns; allocator share, schedulers eq, alpha, lrwf, mrwf, wk, we, wf)"},
 	{Name: "alloc", Flag: "alloc", Key: "allocs", Kind: ListOption, Doc: "allocator specs, comma-separated, repeatable (default: count on flat machines, every compatible one on the others; all: every compatible one)",

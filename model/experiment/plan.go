@@ -55,7 +55,9 @@ package experiment
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/schedlab/schedlab/model/admit"
@@ -103,6 +105,10 @@ type Options struct {
 	// Warn, when set, receives one-line warnings (e.g. a run that counted
 	// no job).
 	Warn func(msg string)
+	// Records, when set, receives what the replay does with each trace's
+	// records (dropped and adjusted, by reason), once per trace, in plan
+	// order, before the runs start (Run only).
+	Records func(r *Records)
 }
 
 // DefaultBsldTau is the default bounded-slowdown threshold, in seconds.
@@ -120,8 +126,10 @@ type prepared struct {
 	t        *trace.Trace
 	m        policy.Machine
 	rec      string // m as the results record it (policy.Recorded: malleable:P is flat:P)
-	n        int    // replayed jobs
-	records  int    // jobs in the trace
+	from     string // where m came from (machineIn)
+	audit    *Records
+	n        int // replayed jobs
+	records  int // jobs in the trace
 	rejected int
 	partial  int
 
@@ -155,10 +163,14 @@ func (p *prepared) prepare(t *trace.Trace, opt *Options) error {
 	}
 	jobs, rej := admit.Jobs(t, m, opt.Estimates)
 	p.t, p.name, p.rejected = t, t.Name, len(rej)
+	if opt.Records != nil {
+		p.audit = &Records{Trace: t.Name, Machine: p.rec, MachineFrom: p.from, Records: len(t.Jobs)}
+		p.audit.Dropped, p.audit.Adjusted = admit.Tally(t, m, opt.Estimates, opt.KeepPartial)
+	}
+	family := 0
 	if f.Jobs != nil {
-		var n int
-		jobs, n = f.Jobs(p.m, jobs, policy.JobOptions{Shape: opt.Shape})
-		p.rejected += n
+		jobs, family = f.Jobs(p.m, jobs, policy.JobOptions{Shape: opt.Shape})
+		p.rejected += family
 	}
 	if !opt.KeepPartial {
 		w := 0
@@ -173,12 +185,69 @@ func (p *prepared) prepare(t *trace.Trace, opt *Options) error {
 		jobs = jobs[:w]
 	}
 	p.jobs, p.n, p.records = jobs, len(jobs), len(t.Jobs)
+	if p.audit != nil {
+		// Tally counted the partial records admit accepts; the family's
+		// conversion may have refused some of them first: those count as
+		// the family's.
+		for k, c := range p.audit.Dropped {
+			if c.Reason == admit.Partial {
+				p.audit.Dropped[k].Records = p.partial
+				family -= c.Records - p.partial
+			}
+		}
+		p.audit.Dropped = slices.DeleteFunc(p.audit.Dropped, func(c admit.Count) bool { return c.Records == 0 })
+		if family > 0 {
+			p.audit.Dropped = append(p.audit.Dropped, admit.Count{Reason: "refused by the " + p.m.Kind + " machine's conversion (e.g. no request shape fits)", Records: family})
+		}
+		p.audit.Replayed = p.n
+	}
 	if f.Check != nil {
 		if err := f.Check(p.m, jobs); err != nil {
 			return fmt.Errorf("%s: %w", where(t), err)
 		}
 	}
 	return nil
+}
+
+// Records says what a replay does with a trace's records: how many it
+// replays, and how many it drops or adjusts, by reason (admit.Tally, the
+// machine family's conversion, partial records). Jobs the allocator
+// refuses at run time, and the filters of the statistics (warmup, until),
+// are the summary's rejected and filtered columns.
+type Records struct {
+	Trace       string
+	Machine     string // as the results record it
+	MachineFrom string // trace.MachineGiven, MachineHeader, MachineInferred, or "" (a hint of unknown origin)
+	Records     int    // records in the trace
+	Replayed    int
+	Dropped     []admit.Count
+	Adjusted    []admit.Count
+}
+
+// String is the records line of the replay's summary.
+func (r *Records) String() string {
+	var b strings.Builder
+	from := ""
+	if r.MachineFrom != "" {
+		from = " (" + r.MachineFrom + ")"
+	}
+	fmt.Fprintf(&b, "%s on %s%s: %d records, %d replayed", r.Trace, r.Machine, from, r.Records, r.Replayed)
+	for _, part := range []struct {
+		what string
+		cs   []admit.Count
+	}{{"dropped", r.Dropped}, {"adjusted", r.Adjusted}} {
+		if len(part.cs) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "; %s:", part.what)
+		for i, c := range part.cs {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, " %d %s", c.Records, c.Reason)
+		}
+	}
+	return b.String()
 }
 
 // take returns the jobs for one run: a copy, except for the last run of the
@@ -215,33 +284,38 @@ func (p *prepared) take() ([]policy.Job, error) {
 }
 
 // MachineFor returns the machine a trace is replayed on: override when not
-// empty, else the trace's machine hint, else flat:MaxProcs from its header.
+// empty, else the trace's machine hint, else flat:MaxProcs from its header,
+// else flat with the trace's largest job (trace.GuessMachine: a lower
+// bound, which the caller should warn about).
 func MachineFor(t *trace.Trace, override string) (policy.Machine, error) {
-	return machineIn(t, override, "")
+	m, _, err := machineIn(t, override, "")
+	return m, err
 }
 
 // machineIn is MachineFor in replay mode mode (policy.InMode: flat:P in
-// mode malleable is malleable:P).
-func machineIn(t *trace.Trace, override, mode string) (policy.Machine, error) {
+// mode malleable is malleable:P); from says where the machine came from
+// (trace.MachineGiven, MachineHeader or MachineInferred; a hint's
+// recorded origin, "" when unrecorded).
+func machineIn(t *trace.Trace, override, mode string) (m policy.Machine, from string, err error) {
 	s := override
-	if s == "" {
-		s = t.Machine
-	}
-	if s == "" {
-		n := t.MaxProcs()
-		if n <= 0 {
-			return policy.Machine{}, fmt.Errorf("trace %s: no machine given (--machine), no machine hint and no MaxProcs/MaxNodes in the header", t.Name)
+	switch {
+	case s != "":
+		from = trace.MachineGiven
+	case t.Machine != "":
+		s, from = t.Machine, t.Provenance.MachineFrom
+	default:
+		if s, from = t.GuessMachine(); s == "" {
+			return policy.Machine{}, "", fmt.Errorf("trace %s: no machine given (--machine), no machine hint, no MaxProcs/MaxNodes in the header and no job with a processor count", t.Name)
 		}
-		s = fmt.Sprintf("flat:%d", n)
 	}
-	m, err := policy.ParseMachine(s)
+	m, err = policy.ParseMachine(s)
 	if err == nil {
 		m, err = policy.InMode(m, mode)
 	}
 	if err != nil {
-		return policy.Machine{}, fmt.Errorf("trace %s: %w", t.Name, err)
+		return policy.Machine{}, "", fmt.Errorf("trace %s: %w", t.Name, err)
 	}
-	return m, nil
+	return m, from, nil
 }
 
 // recorded is machine m as the results record it (policy.Recorded).
@@ -281,15 +355,18 @@ func plan(traces []*trace.Trace, opt Options) ([]task, []*prepared, error) {
 	var tasks []task
 	var preps []*prepared
 	for _, t := range traces {
-		m, err := machineIn(t, opt.Machine, opt.Mode)
+		m, from, err := machineIn(t, opt.Machine, opt.Mode)
 		if err != nil {
 			return nil, nil, err
+		}
+		if from == trace.MachineInferred && t.Machine == "" && opt.Warn != nil {
+			opt.Warn(trace.InferredWarning(where(t), m.String()))
 		}
 		pairs, err := catalog.Pairs(m, AllocsFor(m, opt.Allocs), opt.Scheds)
 		if err != nil {
 			return nil, nil, fmt.Errorf("trace %s: %w", t.Name, err)
 		}
-		p := &prepared{m: m, rec: recorded(m), left: len(pairs)}
+		p := &prepared{m: m, rec: recorded(m), from: from, left: len(pairs)}
 		if err := p.prepare(t, &opt); err != nil {
 			return nil, nil, err
 		}

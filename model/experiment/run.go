@@ -21,6 +21,11 @@ func Run(traces []*trace.Trace, opt Options) ([]schema.Summary, error) {
 	if err := checkMemory(tasks, preps, opt); err != nil {
 		return nil, err
 	}
+	if opt.Records != nil {
+		for _, p := range preps {
+			opt.Records(p.audit)
+		}
+	}
 	var s *sink
 	if opt.Out != "" {
 		if s, err = newSink(opt, preps); err != nil {

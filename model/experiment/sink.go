@@ -214,8 +214,13 @@ func metaOf(opt Options, preps []*prepared) schema.Meta {
 		if pv.Params != nil {
 			params = json.RawMessage(schema.JSON(pv.Params))
 		}
-		ts = append(ts, schema.TraceInfo{Name: p.t.Name, Source: pv.Source, Generator: pv.Generator, Params: params,
-			Seed: pv.Seed, Load: pv.Load, Rep: int64(pv.Rep), Machine: p.rec, Jobs: int64(p.records)})
+		ti := schema.TraceInfo{Name: p.t.Name, Source: pv.Source, Generator: pv.Generator, Params: params,
+			Seed: pv.Seed, Load: pv.Load, Rep: int64(pv.Rep), Machine: p.rec, Jobs: int64(p.records),
+			MachineFrom: p.from, SHA256: pv.SHA256}
+		if p.t.InputSHA256 != "" && p.t.InputSHA256 != pv.SHA256 {
+			ti.Input, ti.InputSHA256 = p.t.Path, p.t.InputSHA256
+		}
+		ts = append(ts, ti)
 	}
 	version := opt.Version
 	if version == "" {
@@ -247,7 +252,7 @@ func (s *sink) write(o *output) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.summary.Write([]schema.Summary{o.summary}); err != nil {
+	if err := schema.Write(s.summary, []schema.Summary{o.summary}); err != nil {
 		return fmt.Errorf("%s: %w", schema.SummaryFile, err)
 	}
 	return nil

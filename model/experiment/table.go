@@ -29,17 +29,19 @@ const CompactAbove = 40
 // FormatSummary writes the summary rows as an aligned text table in the
 // given layout (TableAuto when ""). traces gives each row's trace, to pool
 // replications: traces that differ only in rep and seed form one group.
+// The headers of the time columns carry their unit (timeUnit).
 func FormatSummary(w io.Writer, rows []schema.Summary, traces []*trace.Trace, layout string) error {
+	u := timeUnit(traces)
 	switch layout {
 	case "", TableAuto:
 		if len(rows) <= CompactAbove {
-			return formatFull(w, rows)
+			return formatFull(w, rows, u)
 		}
-		return formatCompact(w, rows, traces)
+		return formatCompact(w, rows, traces, u)
 	case TableFull:
-		return formatFull(w, rows)
+		return formatFull(w, rows, u)
 	case TableCompact:
-		return formatCompact(w, rows, traces)
+		return formatCompact(w, rows, traces, u)
 	}
 	return fmt.Errorf("table %q: want auto, full or compact", layout)
 }
@@ -53,9 +55,23 @@ func CheckTable(layout string) error {
 	return fmt.Errorf("--table %q: want auto, full or compact", layout)
 }
 
-func formatFull(w io.Writer, rows []schema.Summary) error {
+// timeUnit is the unit the table's time headers carry: "[s]" when every
+// trace is a real log (schema.TimeUnit), "[tu]" (the model's time units)
+// otherwise.
+func timeUnit(traces []*trace.Trace) string {
+	ts := make([]schema.TraceInfo, len(traces))
+	for i, t := range traces {
+		ts[i] = schema.TraceInfo{Name: t.Name, Source: t.Provenance.Source, Generator: t.Provenance.Generator}
+	}
+	if schema.TimeUnit(ts) == schema.Seconds {
+		return "[s]"
+	}
+	return "[tu]"
+}
+
+func formatFull(w io.Writer, rows []schema.Summary, u string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "trace\tmachine\talloc\tsched\trep\tjobs\trejected\tfiltered\tmean_wait\tmean_response\tmean_bsld\tutilization\tmakespan\tmax_queue\tmean_queue\t")
+	fmt.Fprintf(tw, "trace\tmachine\talloc\tsched\trep\tjobs\trejected\tfiltered\tmean_wait%s\tmean_response%s\tmean_bsld\tutilization\tmakespan%s\tmax_queue\tmean_queue\t\n", u, u, u)
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%.2f\t%.2f\t%.3f\t%.4f\t%.0f\t%d\t%.2f\t\n",
 			r.Trace, r.Machine, r.Alloc, r.Sched, r.Rep, r.Jobs, r.Rejected, r.Filtered,
@@ -88,7 +104,7 @@ func groupOf(t *trace.Trace, machine string) (key, label string) {
 // formatCompact pools the replications of each (trace group, pair): mean
 // ± the half-width of the Student-t 95% confidence interval across
 // replications.
-func formatCompact(w io.Writer, rows []schema.Summary, traces []*trace.Trace) error {
+func formatCompact(w io.Writer, rows []schema.Summary, traces []*trace.Trace, u string) error {
 	byName := map[string]*trace.Trace{}
 	for _, t := range traces {
 		byName[t.Name] = t
@@ -115,7 +131,7 @@ func formatCompact(w io.Writer, rows []schema.Summary, traces []*trace.Trace) er
 	}
 	sort.SliceStable(order, func(a, b int) bool { return order[a].label < order[b].label })
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "traces\tmachine\talloc\tsched\treps\tjobs\tmean_wait\tmean_response\tmean_bsld\tutilization\t")
+	fmt.Fprintf(tw, "traces\tmachine\talloc\tsched\treps\tjobs\tmean_wait%s\tmean_response%s\tmean_bsld\tutilization\t\n", u, u)
 	for _, g := range order {
 		col := func(f func(schema.Summary) float64, prec int) string {
 			xs := make([]float64, len(g.rows))
@@ -143,6 +159,7 @@ func formatCompact(w io.Writer, rows []schema.Summary, traces []*trace.Trace) er
 	}
 	_, err := fmt.Fprintf(w, "%d runs pooled into %d lines (mean ± 95%% Student-t half-width across replications); every run is in %s, `--table full` prints them all.\n",
 		len(rows), len(order), schema.SummaryFile)
+
 	return err
 }
 

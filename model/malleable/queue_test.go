@@ -8,6 +8,7 @@ import (
 	"github.com/schedlab/schedlab/analysis/stats"
 	"github.com/schedlab/schedlab/model/admit"
 	"github.com/schedlab/schedlab/model/engine"
+	"github.com/schedlab/schedlab/model/internal/long"
 	"github.com/schedlab/schedlab/model/internal/race"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/workload"
@@ -98,22 +99,23 @@ type exactCase struct {
 	n, k    int // jobs per trial, trials
 }
 
-// exactCases: the fast version (-short, about two seconds per policy)
-// checks C_W = 1 at every load, 10 trials of 50,000 jobs. The full one adds
+// exactCases: the fast version (the default, about two seconds per
+// policy) checks C_W = 1 at every load, 10 trials of 50,000 jobs. The full
+// one (full: SCHEDLAB_LONG=1, long.Enabled, about four minutes) adds
 // C_W = 5 and 30 with 10 trials of 1,000,000 jobs: with a heavy tail a
 // trial's mean response hangs on a few huge jobs (at C_W = 30, 0.06% of
 // the jobs carry half the work) and short trials are skewed low: 20 trials
 // of 100,000 jobs gave 13.6 ± 0.4 for Equipartition at ρ = 0.3 against
 // 14.29 (the thesis's own 14.1 ± 0.3 from 500,000-job trials is low too),
 // 10 of 1,000,000 give 14.25 ± 0.26.
-func exactCases(short bool) []exactCase {
+func exactCases(full bool) []exactCase {
 	var cs []exactCase
 	for _, rho := range loads {
 		for _, cv := range cvs {
 			switch {
 			case cv == 1:
 				cs = append(cs, exactCase{rho, cv, 50000, 10})
-			case !short:
+			case full:
 				cs = append(cs, exactCase{rho, cv, 1000000, 10})
 			}
 		}
@@ -128,7 +130,7 @@ func TestEquipartitionIsPS(t *testing.T) {
 	if race.Enabled {
 		t.Skip("long simulation")
 	}
-	for _, c := range exactCases(testing.Short()) {
+	for _, c := range exactCases(long.Enabled() && !testing.Short()) {
 		t.Run(fmt.Sprintf("rho=%g,cv=%g", c.rho, c.cv), func(t *testing.T) {
 			plain, ci := trials(t, c.rho, c.cv, c.n, c.k, "eq", nil)
 			want := 10 / (1 - c.rho)
@@ -147,7 +149,7 @@ func TestLRWFIsSRPT(t *testing.T) {
 	if race.Enabled {
 		t.Skip("long simulation")
 	}
-	for _, c := range exactCases(testing.Short()) {
+	for _, c := range exactCases(long.Enabled() && !testing.Short()) {
 		t.Run(fmt.Sprintf("rho=%g,cv=%g", c.rho, c.cv), func(t *testing.T) {
 			plain, ci := trials(t, c.rho, c.cv, c.n, c.k, "lrwf", nil)
 			want := srpt[[2]float64{c.rho, c.cv}]
@@ -161,10 +163,10 @@ func TestLRWFIsSRPT(t *testing.T) {
 
 // TestAlphaMinus10Table51: α = −10 with X = remaining work against Guha's
 // Table 5.1 (90% and 70% load): within 5%, or the table's value in our
-// interval. Long: skipped with -short.
+// interval. Long (80 s): runs with SCHEDLAB_LONG=1 only.
 func TestAlphaMinus10Table51(t *testing.T) {
-	if testing.Short() || race.Enabled {
-		t.Skip("long simulation")
+	if testing.Short() || race.Enabled || !long.Enabled() {
+		t.Skip("long simulation: set " + long.Env + "=1")
 	}
 	table := map[[2]float64]float64{
 		{0.9, 1}: 36.5, {0.9, 5}: 29.8, {0.9, 30}: 28.2,

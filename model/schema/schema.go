@@ -8,11 +8,18 @@
 // read the files by name. A column tagged `schema:"optional"` was added
 // after the first release; readers accept files without it and take its
 // zero value.
+//
+// A column tagged `null:"..."` is nullable: the files hold NULL where its
+// value does not apply (the comments below say NaN or -1, the value the Go
+// code uses in memory, which the readers give back); a column tagged
+// `unit:"..."` has a unit, recorded in every file's KeyUnits metadata.
+// docs/results-units-and-nulls.md lists them (UnitsTable).
 package schema
 
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"sort"
 	"strings"
@@ -33,6 +40,7 @@ const (
 	KeyVersion = "schedlab.version" // tool version
 	KeyOptions = "schedlab.options" // JSON of Options
 	KeyTraces  = "schedlab.traces"  // JSON array of TraceInfo
+	KeyUnits   = "schedlab.units"   // JSON object: column name → unit (Units)
 )
 
 // Piece is one block of a job's placement, as policy.Piece: a flat range
@@ -55,18 +63,18 @@ type Job struct {
 	Sched           string  `parquet:"sched,dict"`
 	Rep             int64   `parquet:"rep"`
 	JobID           int64   `parquet:"job_id"`
-	Submit          float64 `parquet:"submit_time"`
-	Start           float64 `parquet:"start_time"` // first start
-	End             float64 `parquet:"end_time"`
-	Wait            float64 `parquet:"wait_time"`        // start − submit
-	Response        float64 `parquet:"response_time"`    // end − submit
-	Slowdown        float64 `parquet:"slowdown"`         // metrics.Slowdown
-	BoundedSlowdown float64 `parquet:"bounded_slowdown"` // metrics.BoundedSlowdown at the run's τ
+	Submit          float64 `parquet:"submit_time" unit:"time"`
+	Start           float64 `parquet:"start_time" unit:"time"` // first start
+	End             float64 `parquet:"end_time" unit:"time"`
+	Wait            float64 `parquet:"wait_time" unit:"time"`     // start − submit
+	Response        float64 `parquet:"response_time" unit:"time"` // end − submit
+	Slowdown        float64 `parquet:"slowdown"`                  // metrics.Slowdown
+	BoundedSlowdown float64 `parquet:"bounded_slowdown"`          // metrics.BoundedSlowdown at the run's τ
 	ReqProcs        int64   `parquet:"req_procs"`
 	AllocProcs      float64 `parquet:"alloc_procs"` // processors held (time average when the share changed)
-	Load            float64 `parquet:"load" schema:"optional"`
-	Run             float64 `parquet:"run_time" schema:"optional"`
-	Estimate        float64 `parquet:"estimate" schema:"optional"`
+	Load            float64 `parquet:"load" schema:"optional" null:"-1"`
+	Run             float64 `parquet:"run_time" schema:"optional" unit:"time"`
+	Estimate        float64 `parquet:"estimate" schema:"optional" unit:"time"`
 	User            int64   `parquet:"user_id" schema:"optional"`
 	Placement       []Piece `parquet:"placement,list" schema:"optional"` // where the job ran last; empty when not recorded
 	Suspensions     int64   `parquet:"suspensions" schema:"optional"`
@@ -85,23 +93,23 @@ type Summary struct {
 	Rep          int64   `parquet:"rep"`
 	Jobs         int64   `parquet:"jobs"`     // jobs counted in the statistics
 	Rejected     int64   `parquet:"rejected"` // jobs the replay refused
-	MeanResponse float64 `parquet:"mean_response"`
-	SDResponse   float64 `parquet:"sd_response"`
-	MeanWait     float64 `parquet:"mean_wait"`
+	MeanResponse float64 `parquet:"mean_response" unit:"time"`
+	SDResponse   float64 `parquet:"sd_response" unit:"time"`
+	MeanWait     float64 `parquet:"mean_wait" unit:"time"`
 	MeanSlowdown float64 `parquet:"mean_slowdown"`
 	MeanBSLD     float64 `parquet:"mean_bsld"`
 	Utilization  float64 `parquet:"utilization"`
-	Makespan     float64 `parquet:"makespan"`
-	Throughput   float64 `parquet:"throughput"`
+	Makespan     float64 `parquet:"makespan" unit:"time"`
+	Throughput   float64 `parquet:"throughput" unit:"1/time"`
 	Power        float64 `parquet:"power"`
 	MaxQueue     int64   `parquet:"max_queue"`
 	MeanQueue    float64 `parquet:"mean_queue"`
-	Load         float64 `parquet:"load" schema:"optional"` // the trace's offered load, -1 when unknown
+	Load         float64 `parquet:"load" schema:"optional" null:"-1"` // the trace's offered load, -1 when unknown
 	Procs        int64   `parquet:"procs" schema:"optional"`
-	BSLDTau      float64 `parquet:"bsld_tau" schema:"optional"`
+	BSLDTau      float64 `parquet:"bsld_tau" schema:"optional" unit:"time"`
 	Filtered     int64   `parquet:"filtered" schema:"optional"` // jobs left out by filters
-	MaxWait      float64 `parquet:"max_wait" schema:"optional"`
-	MeanRun      float64 `parquet:"mean_run" schema:"optional"`
+	MaxWait      float64 `parquet:"max_wait" schema:"optional" unit:"time"`
+	MeanRun      float64 `parquet:"mean_run" schema:"optional" unit:"time"`
 	// Fragmentation (model/metrics): the share of allocated processor-time
 	// not requested, the fraction of the makespan during which the
 	// earliest waiting job had enough free processors, and the number of
@@ -118,15 +126,15 @@ type Summary struct {
 	// generated, completed and allocated by T, the mean queueing delay
 	// M = R/A, throughput X = C/T, utilization U, power P = X/M and the
 	// measured request rate S/(2^n·T); NaN without a window.
-	WindowEnd         float64 `parquet:"window_end" schema:"optional"`
-	WindowGenerated   int64   `parquet:"window_generated" schema:"optional"`
-	WindowCompleted   int64   `parquet:"window_completed" schema:"optional"`
-	WindowAllocated   int64   `parquet:"window_allocated" schema:"optional"`
-	WindowDelay       float64 `parquet:"window_delay" schema:"optional"`
-	WindowThroughput  float64 `parquet:"window_throughput" schema:"optional"`
-	WindowUtilization float64 `parquet:"window_util" schema:"optional"`
-	WindowPower       float64 `parquet:"window_power" schema:"optional"`
-	WindowOffered     float64 `parquet:"window_offered" schema:"optional"`
+	WindowEnd         float64 `parquet:"window_end" schema:"optional" null:"0" unit:"time"`
+	WindowGenerated   int64   `parquet:"window_generated" schema:"optional" null:"when:window_end"`
+	WindowCompleted   int64   `parquet:"window_completed" schema:"optional" null:"when:window_end"`
+	WindowAllocated   int64   `parquet:"window_allocated" schema:"optional" null:"when:window_end"`
+	WindowDelay       float64 `parquet:"window_delay" schema:"optional" null:"NaN" unit:"time"`
+	WindowThroughput  float64 `parquet:"window_throughput" schema:"optional" null:"NaN" unit:"1/time"`
+	WindowUtilization float64 `parquet:"window_util" schema:"optional" null:"NaN"`
+	WindowPower       float64 `parquet:"window_power" schema:"optional" null:"NaN"`
+	WindowOffered     float64 `parquet:"window_offered" schema:"optional" null:"NaN"`
 	// Deadlines and preemption (pcw; Ghoneim & Fahmy 2003): the counted
 	// jobs with a deadline and those of them that ended after it; the
 	// run's suspensions and migrations (every job's) and the time spent
@@ -135,17 +143,17 @@ type Summary struct {
 	DeadlineMissed int64 `parquet:"deadline_missed" schema:"optional"`
 	// DeadlineMissRate is DeadlineMissed / DeadlineJobs (metrics.MissRate;
 	// NaN without a deadline).
-	DeadlineMissRate float64 `parquet:"deadline_miss_rate" schema:"optional"`
+	DeadlineMissRate float64 `parquet:"deadline_miss_rate" schema:"optional" null:"NaN"`
 	Preemptions      int64   `parquet:"preemptions" schema:"optional"`
 	Migrations       int64   `parquet:"migrations" schema:"optional"`
-	MigrationTime    float64 `parquet:"migration_time" schema:"optional"`
+	MigrationTime    float64 `parquet:"migration_time" schema:"optional" unit:"time"`
 	// Dynamic space sharing (model/metrics): the time-averaged number of
 	// jobs running (in malleable mode, the active list, jobs holding a
 	// share of 0 included), and the share of allocations bounded by the
 	// jobs' parallelism caps N_i (Guha 1995 §7.5; NaN in rigid mode and
 	// when no job has a cap).
 	MeanActive  float64 `parquet:"mean_active" schema:"optional"`
-	CappedShare float64 `parquet:"capped_share" schema:"optional"`
+	CappedShare float64 `parquet:"capped_share" schema:"optional" null:"NaN"`
 	// Placements and communication (model/metrics.CommTotals;
 	// Bani-Mohammad et al. 2006): over the counted jobs, the mean pairwise
 	// hop distance between a job's processors (its machine family's Dispersion:
@@ -155,12 +163,12 @@ type Summary struct {
 	// latency and blocking time per packet, and the mean hop-flits per job
 	// (hops × P_len, the hop-bytes of a packet of P_len flits), NaN when
 	// off.
-	Dispersion  float64 `parquet:"dispersion" schema:"optional"`
-	Pieces      float64 `parquet:"pieces" schema:"optional"`
-	CommTime    float64 `parquet:"comm_time" schema:"optional"`
-	PktLatency  float64 `parquet:"pkt_latency" schema:"optional"`
-	PktBlocking float64 `parquet:"pkt_blocking" schema:"optional"`
-	HopFlits    float64 `parquet:"hop_flits" schema:"optional"`
+	Dispersion  float64 `parquet:"dispersion" schema:"optional" null:"NaN"`
+	Pieces      float64 `parquet:"pieces" schema:"optional" null:"NaN"`
+	CommTime    float64 `parquet:"comm_time" schema:"optional" null:"NaN" unit:"time"`
+	PktLatency  float64 `parquet:"pkt_latency" schema:"optional" null:"NaN" unit:"time"`
+	PktBlocking float64 `parquet:"pkt_blocking" schema:"optional" null:"NaN" unit:"time"`
+	HopFlits    float64 `parquet:"hop_flits" schema:"optional" null:"NaN"`
 	// Comm names the run's communication model in its canonical form
 	// (model/network.Spec.String: "off", "wormhole:ts=3,plen=8,msgs=5"):
 	// a sweep's cell dimension, like machine, alloc and sched. Empty in
@@ -175,8 +183,8 @@ type SizeClass struct {
 	Lo           int64   `parquet:"lo"`
 	Hi           int64   `parquet:"hi"`
 	Jobs         int64   `parquet:"jobs"`
-	MeanResponse float64 `parquet:"mean_response"`
-	SDResponse   float64 `parquet:"sd_response"`
+	MeanResponse float64 `parquet:"mean_response" unit:"time"`
+	SDResponse   float64 `parquet:"sd_response" unit:"time"`
 }
 
 // Series is one row of series.parquet: the state after all events at one
@@ -187,7 +195,7 @@ type Series struct {
 	Alloc   string  `parquet:"alloc,dict"`
 	Sched   string  `parquet:"sched,dict"`
 	Rep     int64   `parquet:"rep"`
-	Time    float64 `parquet:"time"`
+	Time    float64 `parquet:"time" unit:"time"`
 	Busy    float64 `parquet:"busy"`                        // processors held (fractional for malleable runs)
 	Running int64   `parquet:"running"`                     // jobs running
 	Queue   int64   `parquet:"queue"`                       // jobs waiting
@@ -213,9 +221,20 @@ func (k Kind) String() string {
 type Column struct {
 	Name     string
 	Kind     Kind
-	Optional bool     // readers accept files without it
-	Elem     []Column // List: the fields of an element, in order
-	field    int
+	Optional bool // readers accept files without it
+	// Null, when set, makes the column nullable: the files hold NULL
+	// where the value does not apply, and readers give the value in
+	// memory the Go code uses for it (NullValue). "NaN", "-1" or "0": NULL
+	// for that value; "when:C": NULL on the rows where column C is NULL
+	// (NaN, or 0 for an integer, in memory).
+	Null string
+	// Unit is the column's unit: "time" (the traces' time unit: seconds
+	// for real logs, the model's time unit for synthetic traces; see
+	// TimeUnit), "1/time", or "" for a count, a ratio or a label.
+	Unit   string
+	Elem   []Column // List: the fields of an element, in order
+	field  int
+	goName string // the Go field's name
 }
 
 // Columns returns the columns of a row type (Job, Summary or Series), in
@@ -229,7 +248,7 @@ func Columns(row any) []Column {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		name, _, _ := strings.Cut(f.Tag.Get("parquet"), ",")
-		c := Column{Name: name, Optional: f.Tag.Get("schema") == "optional", field: i}
+		c := Column{Name: name, Optional: f.Tag.Get("schema") == "optional", Null: f.Tag.Get("null"), Unit: f.Tag.Get("unit"), field: i, goName: f.Name}
 		switch f.Type.Kind() {
 		case reflect.String:
 			c.Kind = String
@@ -245,6 +264,88 @@ func Columns(row any) []Column {
 		}
 		out = append(out, c)
 	}
+	return out
+}
+
+// NullValue is the value in memory of a NULL in column c (see Null).
+func (c *Column) NullValue() float64 {
+	switch c.Null {
+	case "-1":
+		return -1
+	case "0":
+		return 0
+	}
+	if c.Kind == Int {
+		return 0
+	}
+	return math.NaN()
+}
+
+// isNull reports whether v, the column's value in memory, is written as
+// NULL (the "when:" columns are decided by their row).
+func (c *Column) isNull(v float64) bool {
+	switch c.Null {
+	case "NaN":
+		return math.IsNaN(v)
+	case "-1":
+		return v == -1
+	case "0":
+		return v == 0
+	}
+	return false
+}
+
+// Time units (Column.Unit "time"): seconds for real logs, the model's
+// abstract unit for synthetic traces.
+const (
+	Seconds   = "s"
+	TimeUnits = "time units"
+)
+
+// TimeUnit is the time unit of results on traces: Seconds when every
+// trace is a real log (TraceInfo.Real), TimeUnits otherwise (a synthetic
+// trace, or none known).
+func TimeUnit(traces []TraceInfo) string {
+	if len(traces) == 0 {
+		return TimeUnits
+	}
+	for i := range traces {
+		if !traces[i].Real() {
+			return TimeUnits
+		}
+	}
+	return Seconds
+}
+
+// Units returns the units of row's columns that have one, by column name
+// (a list's element columns as "list.element", e.g.
+// "size_classes.mean_response"), with "time" made timeUnit: the JSON of
+// the KeyUnits metadata.
+func Units(row any, timeUnit string) map[string]string {
+	out := map[string]string{}
+	var walk func(prefix string, cs []Column)
+	walk = func(prefix string, cs []Column) {
+		for _, c := range cs {
+			if c.Kind == List {
+				walk(prefix+c.Name+".", c.Elem)
+				continue
+			}
+			switch c.Unit {
+			case "":
+			case "time":
+				out[prefix+c.Name] = timeUnit
+			case "1/time":
+				if timeUnit == Seconds {
+					out[prefix+c.Name] = "1/s"
+				} else {
+					out[prefix+c.Name] = "per time unit"
+				}
+			default:
+				out[prefix+c.Name] = c.Unit
+			}
+		}
+	}
+	walk("", Columns(row))
 	return out
 }
 
@@ -322,6 +423,17 @@ type TraceInfo struct {
 	Rep       int64           `json:"rep"`
 	Machine   string          `json:"machine"`
 	Jobs      int64           `json:"jobs"`
+	// MachineFrom says where the machine came from: "header" (MaxProcs),
+	// "inferred" (a log without a size: its largest job), "given"
+	// (--machine); omitted when unrecorded (a generator's machine).
+	MachineFrom string `json:"machine_from,omitempty"`
+	// SHA256 is the hex SHA-256 of Source's bytes as stored; omitted for a
+	// generated trace.
+	SHA256 string `json:"sha256,omitempty"`
+	// Input and InputSHA256 name the file replayed and its SHA-256 when it
+	// is not Source (a Parquet trace converted from it).
+	Input       string `json:"input,omitempty"`
+	InputSHA256 string `json:"input_sha256,omitempty"`
 }
 
 // ParamString renders Params as "k=v, k=v" in key order ("" when absent).

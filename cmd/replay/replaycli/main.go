@@ -147,6 +147,9 @@ func run(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
+		for _, w := range t.Warnings {
+			opt.Warn(w)
+		}
 		traces = append(traces, t)
 	}
 	defaults := len(traces) == 0
@@ -165,6 +168,8 @@ func run(c *cli.Context) error {
 	if !quiet {
 		opt.Progress, stop = xcli.Progress(c.App.ErrWriter, xcli.IsTerminal(os.Stderr) && c.App.ErrWriter == os.Stderr, 10*time.Second)
 	}
+	var records []*experiment.Records
+	opt.Records = func(r *experiment.Records) { records = append(records, r) }
 	rows, err := experiment.Run(traces, opt)
 	if stop != nil {
 		stop()
@@ -175,6 +180,11 @@ func run(c *cli.Context) error {
 	if !quiet {
 		if err := experiment.FormatSummary(c.App.Writer, rows, traces, c.String("table")); err != nil {
 			return err
+		}
+		if !defaults {
+			for _, r := range records {
+				fmt.Fprintln(c.App.Writer, "records:", r)
+			}
 		}
 	}
 	if defaults {

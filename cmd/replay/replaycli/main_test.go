@@ -58,7 +58,7 @@ func TestRun(t *testing.T) {
 		}
 	}
 	lines := strings.Split(strings.TrimRight(stdout.String(), "\n"), "\n")
-	if len(lines) != 4 || !strings.Contains(lines[0], "mean_wait") || !strings.Contains(stdout.String(), "mq:order=down,q=4") {
+	if len(lines) != 5 || !strings.Contains(lines[0], "mean_wait") || lines[4] != "records: tiny on flat:4 (header): 3 records, 3 replayed; adjusted: 2 estimate = run time (requested time unknown)" || !strings.Contains(stdout.String(), "mq:order=down,q=4") {
 		t.Errorf("stdout:\n%s", stdout.String())
 	}
 	// FCFS on this trace: waits 0, 5, 5 → mean 3.33.

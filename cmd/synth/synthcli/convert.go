@@ -2,7 +2,11 @@ package synthcli
 
 import (
 	"fmt"
+	"io"
 	"os"
+
+	"github.com/schedlab/schedlab/model/admit"
+	"github.com/schedlab/schedlab/model/policy"
 
 	"github.com/schedlab/schedlab/trace"
 	"github.com/urfave/cli/v2"
@@ -41,6 +45,7 @@ func inspectCommand() *cli.Command {
 		ArgsUsage: "FILE...",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "strict", Usage: "refuse submit times out of order"},
+			&cli.StringFlag{Name: "machine", Usage: "machine to count the records a replay drops or adjusts on (flat:N, mesh:WxH, cube:n); default: the trace's, else flat:MaxProcs, else flat with the largest job"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
@@ -57,8 +62,52 @@ func inspectCommand() *cli.Command {
 				if err := trace.Inspect(os.Stdout, t); err != nil {
 					return err
 				}
+				if err := inspectRecords(os.Stdout, t, c.String("machine")); err != nil {
+					return err
+				}
 			}
 			return nil
 		},
 	}
+}
+
+// inspectRecords writes what a replay with the default options (requested
+// estimates, partial records dropped) does with t's records on machine
+// (the trace's when ""): the records it drops and adjusts, by reason.
+func inspectRecords(w io.Writer, t *trace.Trace, machine string) error {
+	from := trace.MachineGiven
+	if machine == "" {
+		machine, from = t.Machine, t.Provenance.MachineFrom
+		if machine == "" {
+			machine, from = t.GuessMachine()
+		}
+	}
+	if machine == "" {
+		fmt.Fprintln(w, "records    no machine known: give one with --machine to count what a replay drops")
+		return nil
+	}
+	m, err := policy.ParseMachine(machine)
+	if err != nil {
+		return fmt.Errorf("--machine: %w", err)
+	}
+	if f, ok := policy.FamilyOf(m.Kind); ok && f.MaxJob != nil {
+		m.Procs = f.MaxJob(m)
+	}
+	dropped, adjusted := admit.Tally(t, m, admit.EstimatesRequested, false)
+	if from != "" {
+		from = " (" + from + ")"
+	}
+	fmt.Fprintf(w, "records    %d; a replay on %s%s with the default options:\n", len(t.Jobs), machine, from)
+	for _, part := range []struct {
+		what string
+		cs   []admit.Count
+	}{{"drops", dropped}, {"adjusts", adjusted}} {
+		if len(part.cs) == 0 {
+			fmt.Fprintf(w, "  %-8s none\n", part.what)
+		}
+		for _, c := range part.cs {
+			fmt.Fprintf(w, "  %-8s %7d  %s\n", part.what, c.Records, c.Reason)
+		}
+	}
+	return nil
 }
