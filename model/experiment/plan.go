@@ -82,6 +82,7 @@ type Options struct {
 	NoJobs           bool     // RunDataset: write no jobs table (the summary and series only)
 	Shape            string   // mesh machines: the shaping rule of jobs that give only a processor count (mesh.Shapes; "" → square)
 	Mode             string   // "rigid" (default when "") or a family's mode: "malleable" replays flat:P as malleable:P (policy.InMode)
+	Events           string   // event semantics: EventsInstant (default when "") or EventsSequential (flat machines only)
 	Comm             string   // communication model on mesh machines (model/network.Parse: off, analytic, wormhole:ts=3,plen=8,msgs=5); "" → off
 	Placement        bool     // record placements in jobs.parquet (O(pieces) per job; the count allocator scatters jobs in many pieces)
 	Out              string   // output directory; "" → write nothing

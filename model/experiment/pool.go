@@ -158,6 +158,12 @@ func runTask(tk task, opt Options) (result *output) {
 	// afterwards unless the jobs table wants them.
 	keep := opt.Out != "" && opt.Placement
 	eopt := engine.Options{Check: opt.Check, Series: !opt.NoSeries, Placement: keep || fam.Placements, Until: opt.Until}
+	if opt.Events == EventsSequential {
+		if p.m.Kind != policy.Flat {
+			return fail(fmt.Errorf("--events sequential: flat machines only, not %s", p.rec))
+		}
+		eopt.Sequential = true
+	}
 	if model != nil {
 		eopt.Progress = model
 	}

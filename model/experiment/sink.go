@@ -207,6 +207,9 @@ func metaOf(opt Options, preps []*prepared) schema.Meta {
 		o = *opt.MetaOptions
 		o.Filters, o.Shape, o.Until, o.Mode, o.Comm = filters, opt.Shape, opt.Until, mode, commMeta(opt.Comm)
 	}
+	if opt.Events == EventsSequential {
+		o.Events = opt.Events
+	}
 	var ts []schema.TraceInfo
 	for _, p := range preps {
 		pv := p.t.Provenance

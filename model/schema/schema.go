@@ -304,6 +304,7 @@ type Options struct {
 	Until    float64  `json:"until,omitempty"`   // the observation window [0, until] (replay --until), 0 for none
 	Mode     string   `json:"mode,omitempty"`    // "malleable" for dynamic space sharing (omitted: rigid)
 	Comm     string   `json:"comm,omitempty"`    // the communication model (replay --comm; omitted: off)
+	Events   string   `json:"events,omitempty"`  // "sequential" event semantics (replay --events; omitted: instant)
 	// Comms lists the communication models of a sweep that varies them
 	// (canonical forms, in plan order; Comm is then empty): each cell's is
 	// its files' comm column and its comm= partition.
