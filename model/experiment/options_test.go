@@ -27,6 +27,8 @@ func TestValidate(t *testing.T) {
 		{Options{Warmup: -1}, "warmup", "must be ≥ 0"},
 		{Options{Until: -3}, "until", "must be a positive time (0: no window)"},
 		{Options{Until: math.NaN()}, "until", "must be a positive time (0: no window)"},
+		{Options{WarmupFinished: 1}, "warmup-finished", "must be a fraction in [0, 1)"},
+		{Options{WarmupFinished: math.NaN()}, "warmup-finished", "must be a fraction in [0, 1)"},
 		{Options{Events: "batch"}, "events", "want instant or sequential"},
 		{Options{Events: "sequential", Machine: "mesh:4x4"}, "events", "flat machines only, not mesh:4x4"},
 		{Options{Events: "sequential", Machine: "malleable:8"}, "events", "flat machines only, not in malleable mode"},

@@ -76,6 +76,7 @@ type Options struct {
 	BsldTau          float64  // bounded-slowdown threshold τ; 0 → 10
 	Warmup           int      // leave the first N replayed jobs out of the statistics
 	UntilLastArrival bool     // leave out jobs finishing after the last arrival
+	WarmupFinished   float64  // leave out the first ⌊F·n⌋ of the n completed jobs by (finish time, arrival)
 	Until            float64  // > 0: end every run at this time, the observation window [0, Until] (engine.Options.Until)
 	KeepPartial      bool     // replay partial SWF records instead of dropping them
 	NoSeries         bool     // do not record or write series.parquet

@@ -196,6 +196,9 @@ func metaOf(opt Options, preps []*prepared) schema.Meta {
 	if opt.UntilLastArrival {
 		filters = append(filters, "until-last-arrival")
 	}
+	if opt.WarmupFinished > 0 {
+		filters = append(filters, fmt.Sprintf("warmup-finished=%g", opt.WarmupFinished))
+	}
 	if opt.Until > 0 {
 		filters = append(filters, fmt.Sprintf("until=%g", opt.Until))
 	}

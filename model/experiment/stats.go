@@ -1,9 +1,11 @@
 package experiment
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -39,6 +41,7 @@ func summarize(tk task, res *engine.Result, opt Options, model network.Model, pl
 	waiting := 0
 	comm := metrics.NewCommTotals(plen, dispersion)
 	var deadlines, missed int64 // counted jobs with a deadline, and missing it
+	early := firstFinished(jobs, opt.WarmupFinished)
 	if opt.Until > 0 {
 		w := metrics.NewWindow(opt.Until, p.m.Procs)
 		for i := range jobs {
@@ -65,7 +68,7 @@ func summarize(tk task, res *engine.Result, opt Options, model network.Model, pl
 			reqArea += float64(j.Procs) * d
 			residence += d
 		}
-		if j.End < 0 || i < opt.Warmup || (opt.UntilLastArrival && j.End > lastArrival) {
+		if j.End < 0 || i < opt.Warmup || (opt.UntilLastArrival && j.End > lastArrival) || early != nil && early[i] {
 			filtered++
 			continue
 		}
@@ -122,7 +125,37 @@ func summarize(tk task, res *engine.Result, opt Options, model network.Model, pl
 		MeanActive:  metrics.MeanActive(residence, sys.Makespan),
 		CappedShare: math.NaN(),
 		Dispersion:  disp, Pieces: pieces, CommTime: commTime, PktLatency: lat, PktBlocking: block, HopFlits: hopFlits,
+		P50Wait: js.Wait[0], P90Wait: js.Wait[1], P95Wait: js.Wait[2], P99Wait: js.Wait[3],
+		P50Response: js.Response[0], P90Response: js.Response[1], P95Response: js.Response[2], P99Response: js.Response[3],
+		P50BSLD: js.BSLD[0], P90BSLD: js.BSLD[1], P95BSLD: js.BSLD[2], P99BSLD: js.BSLD[3],
 	}
+}
+
+// firstFinished marks the first ⌊f·n⌋ of the n completed jobs by (End,
+// position): pyss's warm-up exclusion (Options.WarmupFinished); nil when
+// none.
+func firstFinished(jobs []policy.Job, f float64) []bool {
+	if f <= 0 {
+		return nil
+	}
+	var done []int32
+	for i := range jobs {
+		if jobs[i].End >= 0 {
+			done = append(done, int32(i))
+		}
+	}
+	k := int(math.Floor(f * float64(len(done))))
+	if k == 0 {
+		return nil
+	}
+	slices.SortFunc(done, func(a, b int32) int {
+		return cmp.Or(cmp.Compare(jobs[a].End, jobs[b].End), cmp.Compare(a, b))
+	})
+	early := make([]bool, len(jobs))
+	for _, i := range done[:k] {
+		early[i] = true
+	}
+	return early
 }
 
 // setColumns sets the summary's float columns named in cols (a family's

@@ -139,6 +139,21 @@ type Summary struct {
 	Preemptions      int64   `parquet:"preemptions" schema:"optional"`
 	Migrations       int64   `parquet:"migrations" schema:"optional"`
 	MigrationTime    float64 `parquet:"migration_time" schema:"optional"`
+	// Percentiles of the counted jobs' wait, response and bounded
+	// slowdown (metrics.JobStats; metrics.Percentile: linear
+	// interpolation, Hyndman & Fan type 7); NaN with no job counted.
+	P50Wait     float64 `parquet:"p50_wait" schema:"optional"`
+	P90Wait     float64 `parquet:"p90_wait" schema:"optional"`
+	P95Wait     float64 `parquet:"p95_wait" schema:"optional"`
+	P99Wait     float64 `parquet:"p99_wait" schema:"optional"`
+	P50Response float64 `parquet:"p50_response" schema:"optional"`
+	P90Response float64 `parquet:"p90_response" schema:"optional"`
+	P95Response float64 `parquet:"p95_response" schema:"optional"`
+	P99Response float64 `parquet:"p99_response" schema:"optional"`
+	P50BSLD     float64 `parquet:"p50_bsld" schema:"optional"`
+	P90BSLD     float64 `parquet:"p90_bsld" schema:"optional"`
+	P95BSLD     float64 `parquet:"p95_bsld" schema:"optional"`
+	P99BSLD     float64 `parquet:"p99_bsld" schema:"optional"`
 	// Dynamic space sharing (model/metrics): the time-averaged number of
 	// jobs running (in malleable mode, the active list, jobs holding a
 	// share of 0 included), and the share of allocations bounded by the
