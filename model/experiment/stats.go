@@ -106,7 +106,7 @@ func summarize(tk task, res *engine.Result, opt Options, model network.Model, pl
 	js := acc.Stats()
 	disp, pieces, commTime, lat, block, hopFlits := comm.Stats()
 	sys := metrics.System(res.First, res.Last, res.BusyArea, res.QueueArea, p.m.Procs, js.N, js.MeanWait)
-	return schema.Summary{
+	s := schema.Summary{
 		Trace: t.Name, Machine: p.rec, Alloc: tk.pair.Alloc, Sched: tk.pair.Sched, Rep: int64(t.Provenance.Rep),
 		Jobs: js.N, Rejected: int64(p.rejected + len(res.Rejected)),
 		MeanResponse: js.MeanResponse, SDResponse: js.SDResponse, MeanWait: js.MeanWait,
@@ -125,10 +125,9 @@ func summarize(tk task, res *engine.Result, opt Options, model network.Model, pl
 		MeanActive:  metrics.MeanActive(residence, sys.Makespan),
 		CappedShare: math.NaN(),
 		Dispersion:  disp, Pieces: pieces, CommTime: commTime, PktLatency: lat, PktBlocking: block, HopFlits: hopFlits,
-		P50Wait: js.Wait[0], P90Wait: js.Wait[1], P95Wait: js.Wait[2], P99Wait: js.Wait[3],
-		P50Response: js.Response[0], P90Response: js.Response[1], P95Response: js.Response[2], P99Response: js.Response[3],
-		P50BSLD: js.BSLD[0], P90BSLD: js.BSLD[1], P95BSLD: js.BSLD[2], P99BSLD: js.BSLD[3],
 	}
+	s.SetPercentiles(js.Wait, js.Response, js.BSLD)
+	return s
 }
 
 // firstFinished marks the first ⌊f·n⌋ of the n completed jobs by (End,

@@ -183,6 +183,14 @@ type Summary struct {
 	Comm string `parquet:"comm,dict" schema:"optional"`
 }
 
+// SetPercentiles sets the percentile columns from the p50, p90, p95 and
+// p99 of wait, response and bounded slowdown (metrics.JobStats).
+func (s *Summary) SetPercentiles(wait, response, bsld [4]float64) {
+	s.P50Wait, s.P90Wait, s.P95Wait, s.P99Wait = wait[0], wait[1], wait[2], wait[3]
+	s.P50Response, s.P90Response, s.P95Response, s.P99Response = response[0], response[1], response[2], response[3]
+	s.P50BSLD, s.P90BSLD, s.P95BSLD, s.P99BSLD = bsld[0], bsld[1], bsld[2], bsld[3]
+}
+
 // SizeClass is one element of a summary's size_classes: the counted jobs
 // requesting lo..hi processors, their mean response and its SD (n − 1
 // divisor; NaN below two jobs, the mean NaN with none).
