@@ -61,7 +61,15 @@ type Options struct {
 	// classic one-event-at-a-time semantics of pyss (sequential.go): one
 	// scheduling pass per event, not per instant.
 	Sequential bool
+	// Tick, when set, is called every TickInstants event instants with
+	// the number of jobs done so far (completed or rejected) and the
+	// simulated time, for progress reports on long runs.
+	Tick func(done int, now float64)
 }
+
+// TickInstants is the number of event instants between Options.Tick
+// calls; a variable so that tests can tick often.
+var TickInstants = 1 << 10
 
 // Sample is the state of the machine after all events at one instant.
 type Sample struct {

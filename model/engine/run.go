@@ -77,6 +77,7 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 	e.res.First = jobs[0].Submit
 	e.res.Last = e.res.First
 	e.prevT = math.NaN()
+	ticks := 0
 	for e.done < n {
 		t := math.Inf(1)
 		if e.next < n {
@@ -102,6 +103,12 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 		}
 		if err := step(t); err != nil {
 			return nil, err
+		}
+		if opt.Tick != nil {
+			if ticks++; ticks >= TickInstants {
+				ticks = 0
+				opt.Tick(e.done, t)
+			}
 		}
 	}
 	if e.done != n {

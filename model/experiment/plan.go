@@ -95,10 +95,10 @@ type Options struct {
 	// MemoryLimit, when > 0, refuses a plan whose estimated memory
 	// (EstimateMemory) exceeds it, before anything runs.
 	MemoryLimit int64
-	// Progress, when set, is called once the runs are planned (0 done) and
-	// after each run with the number of runs done, the total, and the
-	// number of jobs simulated so far. Calls are serialized.
-	Progress func(done, total int, jobs int64)
+	// Progress, when set, is called once the runs are planned (0 done),
+	// within each run every engine.TickInstants event instants, and after
+	// each run. Calls are serialized.
+	Progress func(Progress)
 	// MetaOptions, when set, is what the files record of the options
 	// (its Filters are filled in): a sweep records its own.
 	MetaOptions *schema.Options
