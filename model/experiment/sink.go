@@ -213,6 +213,7 @@ func metaOf(opt Options, preps []*prepared) schema.Meta {
 	if opt.Events == EventsSequential {
 		o.Events = opt.Events
 	}
+	o.WarmupFinished = opt.WarmupFinished
 	var ts []schema.TraceInfo
 	for _, p := range preps {
 		pv := p.t.Provenance

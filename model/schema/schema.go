@@ -328,6 +328,9 @@ type Options struct {
 	Mode     string   `json:"mode,omitempty"`    // "malleable" for dynamic space sharing (omitted: rigid)
 	Comm     string   `json:"comm,omitempty"`    // the communication model (replay --comm; omitted: off)
 	Events   string   `json:"events,omitempty"`  // "sequential" event semantics (replay --events; omitted: instant)
+	// WarmupFinished is the fraction of the completed jobs left out by
+	// finish time (replay --warmup-finished; omitted: 0).
+	WarmupFinished float64 `json:"warmup_finished,omitempty"`
 	// Comms lists the communication models of a sweep that varies them
 	// (canonical forms, in plan order; Comm is then empty): each cell's is
 	// its files' comm column and its comm= partition.

@@ -121,6 +121,10 @@ func (p *Plan) metaOptions(o experiment.Options) schema.Options {
 	if p.CommSwept() {
 		opts.Comms = p.comms
 	}
+	if o.Events == experiment.EventsSequential {
+		opts.Events = o.Events
+	}
+	opts.WarmupFinished = o.WarmupFinished
 	return opts
 }
 
