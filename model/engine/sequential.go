@@ -13,7 +13,8 @@ import (
 // it. At one instant t the engine processes, in this order:
 //
 //   - (X) the jobs ending at t whose run time is at least their estimate
-//     (End − Start ≥ Estimate) release their processors and are Finished
+//     (Run ≥ Estimate; End − Start ≥ Estimate when a progress model,
+//     suspension or migration changed residences) release their processors and are Finished
 //     first, with no pass: their estimated end has come, so a scheduler
 //     planning by estimates (pyss's CPU snapshot) already counts their
 //     processors free at t, before any event of t;
@@ -44,7 +45,10 @@ func (e *sim) sequential(t float64) error {
 	early := e.seqEarly[:0]
 	for _, i := range ends {
 		j := &e.jobs[i]
-		x := j.End-j.Start >= j.Estimate
+		x := j.Run >= j.Estimate // exact, where End − Start may round
+		if e.dyn {
+			x = j.End-j.Start >= j.Estimate // a residence stretched or suspended
+		}
 		early = append(early, x)
 		if x {
 			e.finish(i, t)
