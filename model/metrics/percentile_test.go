@@ -3,6 +3,7 @@ package metrics
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -94,5 +95,54 @@ func TestQuantilesBruteForce(t *testing.T) {
 	}
 	if s := NewAccumulator(10).Stats(); !math.IsNaN(s.Wait[0]) || !math.IsNaN(s.BSLD[3]) {
 		t.Error("no job: percentiles not NaN")
+	}
+}
+
+// QuantilesOf selects rather than sorts: its values are Percentile's on
+// the sorted slice, bit for bit, on random data with many ties and on the
+// orders that defeat a naive quickselect (sorted, reversed, all equal,
+// organ pipe), at every size around the small-slice cut-off.
+func TestQuantilesOfSelectsLikeSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	gens := map[string]func(i, n int) float64{
+		"random":   func(i, n int) float64 { return rng.Float64() * 1000 },
+		"ties":     func(i, n int) float64 { return float64(rng.IntN(4)) },
+		"sorted":   func(i, n int) float64 { return float64(i) },
+		"reversed": func(i, n int) float64 { return float64(n - i) },
+		"equal":    func(i, n int) float64 { return 3 },
+		"pipe":     func(i, n int) float64 { return float64(min(i, n-i)) },
+	}
+	for name, g := range gens {
+		for _, n := range []int{1, 2, 3, 15, 16, 17, 18, 33, 100, 101, 1000, 4099, 20000} {
+			xs := make([]float64, n)
+			for i := range xs {
+				xs[i] = g(i, n)
+			}
+			sorted := slices.Clone(xs)
+			slices.Sort(sorted)
+			q := QuantilesOf(xs)
+			for k, p := range Percentiles {
+				if want := Percentile(sorted, p); q[k] != want {
+					t.Fatalf("%s n=%d: p%g = %v, sorted gives %v", name, n, p, q[k], want)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkQuantiles is the percentile cost of a 100,000-job run: the
+// three distributions' selection.
+func BenchmarkQuantiles(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	src := make([]float64, 100000)
+	for i := range src {
+		src[i] = float64(rng.IntN(5) * rng.IntN(100000)) // many zero waits
+	}
+	xs := make([]float64, len(src))
+	for i := 0; i < b.N; i++ {
+		for r := 0; r < 3; r++ {
+			copy(xs, src)
+			QuantilesOf(xs)
+		}
 	}
 }
