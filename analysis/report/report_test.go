@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -83,7 +84,7 @@ func TestGenerateSweepDeterministic(t *testing.T) {
 		}
 	}
 	// Tables: Markdown, CSV and LaTeX for each.
-	for _, name := range []string{"traces", "exp1-summary", "exp1-baseline"} {
+	for _, name := range []string{"traces", "exp1-summary", "exp1-baseline", "exp1-percentiles-1", "exp1-percentiles-2", "exp1-percentiles-3"} {
 		for _, ext := range []string{"md", "csv", "tex"} {
 			if _, err := os.Stat(filepath.Join(out, "tab", name+"."+ext)); err != nil {
 				t.Errorf("missing table %s.%s", name, ext)
@@ -99,6 +100,27 @@ func TestGenerateSweepDeterministic(t *testing.T) {
 	// 5 pairs × 4 loads, 3 reps of 150 jobs each.
 	if len(recs) != 1+5*4 || recs[0][0] != "alloc" || recs[1][3] != "3" || recs[1][4] != "450" {
 		t.Errorf("summary CSV: %q", recs[:2])
+	}
+	// The percentiles of bounded slowdown: 4 columns, each ≥ 1 and in
+	// increasing order.
+	pf, _ := os.Open(filepath.Join(out, "tab", "exp1-percentiles-3.csv"))
+	defer pf.Close()
+	prec, err := csv.NewReader(pf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(prec) != 1+5*4 || prec[0][4] != "p50 bsld" {
+		t.Errorf("percentile CSV: %q", prec[:1])
+	}
+	for _, r := range prec[1:] {
+		prev := 1.0
+		for k := 4; k < len(r); k += 2 {
+			v, err := strconv.ParseFloat(r[k], 64)
+			if err != nil || v < prev {
+				t.Errorf("percentile row %q: %s not ≥ %g", r, r[k], prev)
+			}
+			prev = v
+		}
 	}
 	tex, _ := os.ReadFile(filepath.Join(out, "tab", "exp1-summary.tex"))
 	// The CSV splits each "mean ± half-width" column in two; the LaTeX

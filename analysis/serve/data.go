@@ -316,7 +316,18 @@ var TableMetrics = []string{"mean_response", "sd_response", "mean_wait", "max_wa
 // experiments where some run has a value that is neither NaN nor 0
 // (fragmentation, deadlines, the observation window) and, for pieces and
 // dispersion, only on meshes.
-var OptionalMetrics = []string{"internal_frag", "external_frag", "pieces", "dispersion", "deadline_miss_rate", "window_delay", "window_util", "window_throughput", "window_power"}
+var OptionalMetrics = append([]string{"internal_frag", "external_frag", "pieces", "dispersion", "deadline_miss_rate", "window_delay", "window_util", "window_throughput", "window_power"},
+	percentileColumns()...)
+
+// percentileColumns are the summary's percentile columns
+// (metrics.PercentileMetrics): informative in files that have them.
+func percentileColumns() []string {
+	var cols []string
+	for _, m := range metrics.PercentileMetrics {
+		cols = append(cols, m.Column)
+	}
+	return cols
+}
 
 // meshOnly are the optional metrics shown on mesh machines only (machines
 // whose family lays the nodes on a grid, policy.Family.View.Grid).

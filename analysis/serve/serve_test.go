@@ -257,6 +257,24 @@ func TestInfo(t *testing.T) {
 	if !slices.Contains(cols, "mean_response") || slices.Contains(cols, "internal_frag") || slices.Contains(cols, "pieces") {
 		t.Errorf("curve metrics %v: want mean_response and no uninformative fragmentation or pieces", cols)
 	}
+	for _, c := range []string{"p50_wait", "p99_wait", "p95_response", "p90_bsld"} {
+		if !slices.Contains(cols, c) {
+			t.Errorf("curve metrics %v: no %s", cols, c)
+		}
+	}
+	// Summaries written before the percentile columns read 0: not shown.
+	old := fixture.Build(sweepSpec)
+	for i := range old.Summary {
+		old.Summary[i].SetPercentiles([4]float64{}, [4]float64{}, [4]float64{})
+	}
+	srv2 := newServer(t, old, Options{})
+	var in2 infoResp
+	get(t, srv2, "/api/info", &in2)
+	for _, m := range in2.Experiments[0].Metrics {
+		if m.Column == "p50_bsld" {
+			t.Errorf("percentiles shown for summaries without them")
+		}
+	}
 }
 
 // rowsOf returns the summary rows of a pair at a load, by rep.

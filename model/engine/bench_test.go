@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/schedlab/schedlab/model/backfill"
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/flat"
 	"github.com/schedlab/schedlab/model/internal/benchload"
@@ -50,4 +51,28 @@ func retained(b *testing.B, src []policy.Job, m policy.Machine, s func() policy.
 	runtime.ReadMemStats(&ms1)
 	runtime.KeepAlive(res)
 	return (float64(ms1.HeapAlloc) - float64(ms0.HeapAlloc)) / float64(len(src))
+}
+
+// BenchmarkEvents replays 100,000 LANL-like jobs on flat:1024 under EASY
+// (count allocator) in each event semantics: the cost of
+// Options.Sequential's pass per event against one pass per instant.
+func BenchmarkEvents(b *testing.B) {
+	src := benchload.LANLLike(100000, 0.7, 1)
+	m := policy.Machine{Kind: policy.Flat, Procs: 1024}
+	for _, seq := range []bool{false, true} {
+		name := "instant"
+		if seq {
+			name = "sequential"
+		}
+		b.Run(name, func(b *testing.B) {
+			jobs := make([]policy.Job, len(src))
+			for i := 0; i < b.N; i++ {
+				copy(jobs, src)
+				if _, err := engine.Run(jobs, m, flat.NewCount(1024), backfill.NewEASY(), engine.Options{Sequential: seq}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N*len(src))/b.Elapsed().Seconds(), "jobs/s")
+		})
+	}
 }

@@ -16,7 +16,8 @@
 // the series and AllocProcs float64 (AllocProcs a time average when the
 // share changed).
 //
-// The files: the loop (run.go), the System methods (system.go,
+// The files: the loop (run.go), the sequential event semantics
+// (sequential.go), the System methods (system.go,
 // preempt.go), remaining work and rates (progress.go), accounting
 // (account.go), the invariant checker (check.go), the placement and event
 // recorder (record.go), the indexed heap of completions and timers
@@ -56,7 +57,19 @@ type Options struct {
 	// integrated up to Until, and Last is Until. This is the observation
 	// window of Mohapatra, Yu & Das 1995 §4.2.
 	Until float64
+	// Sequential replaces the instant rule (policy's package doc) by the
+	// classic one-event-at-a-time semantics of pyss (sequential.go): one
+	// scheduling pass per event, not per instant.
+	Sequential bool
+	// Tick, when set, is called every TickInstants event instants with
+	// the number of jobs done so far (completed or rejected) and the
+	// simulated time, for progress reports on long runs.
+	Tick func(done int, now float64)
 }
+
+// TickInstants is the number of event instants between Options.Tick
+// calls; a variable so that tests can tick often.
+var TickInstants = 1 << 10
 
 // Sample is the state of the machine after all events at one instant.
 type Sample struct {

@@ -47,6 +47,9 @@ type sim struct {
 	idle    int // consecutive instants idling on timers alone (idling)
 	err     error
 
+	seqEnds  []int32 // Options.Sequential: the completions of the instant
+	seqEarly []bool  // and whether each was released first (rule X)
+
 	dynamics            // remaining work and rates (progress.go)
 	accounting          // areas, shares, processors held over time (account.go)
 	chk        *checker // Options.Check (check.go)
@@ -74,6 +77,7 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 	e.res.First = jobs[0].Submit
 	e.res.Last = e.res.First
 	e.prevT = math.NaN()
+	ticks := 0
 	for e.done < n {
 		t := math.Inf(1)
 		if e.next < n {
@@ -93,8 +97,18 @@ func Run(jobs []policy.Job, m policy.Machine, a policy.Allocator, s policy.Sched
 			return e.res, nil
 		}
 		e.integrate(t)
-		if err := e.instant(t); err != nil {
+		step := e.instant
+		if opt.Sequential {
+			step = e.sequential
+		}
+		if err := step(t); err != nil {
 			return nil, err
+		}
+		if opt.Tick != nil {
+			if ticks++; ticks >= TickInstants {
+				ticks = 0
+				opt.Tick(e.done, t)
+			}
 		}
 	}
 	if e.done != n {
@@ -193,22 +207,27 @@ func (e *sim) instant(t float64) error {
 // allocator could never place (Allocator.Feasible).
 func (e *sim) arrive(t float64) {
 	for e.next < len(e.jobs) && e.jobs[e.next].Submit == t {
-		j := &e.jobs[e.next]
-		if err := e.alloc.Feasible(j); err != nil {
-			e.state[e.next] = stDone
-			e.res.Rejected = append(e.res.Rejected, policy.Rejection{Index: int(j.Record), ID: j.ID, Reason: err.Error()})
-			e.done++
-			e.next++
-			continue
-		}
-		e.state[e.next] = stWaiting
-		e.waiting++
-		if e.wait != nil {
-			e.wait.add(int32(e.next))
-		}
-		e.sched.Submit(j)
-		e.next++
+		e.arriveOne()
 	}
+}
+
+// arriveOne admits the next job, which arrives at t, or rejects it.
+func (e *sim) arriveOne() {
+	j := &e.jobs[e.next]
+	if err := e.alloc.Feasible(j); err != nil {
+		e.state[e.next] = stDone
+		e.res.Rejected = append(e.res.Rejected, policy.Rejection{Index: int(j.Record), ID: j.ID, Reason: err.Error()})
+		e.done++
+		e.next++
+		return
+	}
+	e.state[e.next] = stWaiting
+	e.waiting++
+	if e.wait != nil {
+		e.wait.add(int32(e.next))
+	}
+	e.sched.Submit(j)
+	e.next++
 }
 
 // pass is one scheduling pass: Schedule, then the progress model's rates,
@@ -234,42 +253,48 @@ func (e *sim) pass() {
 func (e *sim) complete(t float64) int {
 	k := 0
 	for len(e.comp.h) > 0 && e.comp.min() == t {
-		i := e.comp.pop()
-		j := &e.jobs[i]
-		a := j.Alloc
-		if e.chk != nil {
-			e.checkRelease(i, a)
-		}
-		e.busy -= e.res.AllocProcs[i]
-		if e.hist {
-			e.hold(i)
-			if e.varied[i] && e.heldTime[i] > 0 {
-				e.res.AllocProcs[i] = e.heldArea[i] / e.heldTime[i]
-			}
-		}
-		e.state[i] = stDone
-		e.leave(i)
-		if e.progress != nil {
-			e.progress.Left(j, e)
-		}
-		e.res.Last = t
-		var next *policy.Job
-		if e.handoff != nil {
-			next = e.handoff.Handoff(j, e)
-		}
-		j.Alloc = nil
-		if next != nil {
-			e.startOn(next, a)
-		} else {
-			e.alloc.Release(a)
-		}
-		if e.chk != nil {
-			e.checkBusy(j, "ended")
-		}
-		e.sched.Finished(j)
+		e.finish(e.comp.pop(), t)
 		k++
 	}
 	return k
+}
+
+// finish ends running job i at t, taken off the completion heap: its
+// allocation goes to a Handoff scheduler or back to the allocator, and the
+// scheduler is told (Finished).
+func (e *sim) finish(i int32, t float64) {
+	j := &e.jobs[i]
+	a := j.Alloc
+	if e.chk != nil {
+		e.checkRelease(i, a)
+	}
+	e.busy -= e.res.AllocProcs[i]
+	if e.hist {
+		e.hold(i)
+		if e.varied[i] && e.heldTime[i] > 0 {
+			e.res.AllocProcs[i] = e.heldArea[i] / e.heldTime[i]
+		}
+	}
+	e.state[i] = stDone
+	e.leave(i)
+	if e.progress != nil {
+		e.progress.Left(j, e)
+	}
+	e.res.Last = t
+	var next *policy.Job
+	if e.handoff != nil {
+		next = e.handoff.Handoff(j, e)
+	}
+	j.Alloc = nil
+	if next != nil {
+		e.startOn(next, a)
+	} else {
+		e.alloc.Release(a)
+	}
+	if e.chk != nil {
+		e.checkBusy(j, "ended")
+	}
+	e.sched.Finished(j)
 }
 
 // idling is called after an instant at which jobs wait, nothing runs and

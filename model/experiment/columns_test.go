@@ -88,7 +88,7 @@ func TestColumnsAreTheRows(t *testing.T) {
 	var wantSeries []schema.Series
 	pieces := 0
 	for _, sp := range []policy.SchedulerSpec{fcfs, easy} {
-		o := runTask(task{tr: p, pair: catalog.NewPair(alloc, nil, sp, nil)}, opt)
+		o := runTask(task{tr: p, pair: catalog.NewPair(alloc, nil, sp, nil)}, opt, nil)
 		if o.err != nil {
 			t.Fatal(o.err)
 		}

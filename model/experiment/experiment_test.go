@@ -79,6 +79,10 @@ func TestSummaryHandWorked(t *testing.T) {
 		{"power", r.Power, 0.06},
 		{"max_wait", r.MaxWait, 5},
 		{"mean_run", r.MeanRun, 5},
+		// waits 0 5 5, responses 5 10 10 (type 7: h = 2p/100)
+		{"p50_wait", r.P50Wait, 5},
+		{"p50_response", r.P50Response, 10},
+		{"p90_bsld", r.P90BSLD, 1},
 	} {
 		if !near(c.got, c.want) {
 			t.Errorf("%s = %g, want %g", c.name, c.got, c.want)
@@ -91,6 +95,15 @@ func TestSummaryHandWorked(t *testing.T) {
 	}
 	if r := rows[0]; r.Jobs != 2 || r.Filtered != 2 || r.MeanWait != 5 {
 		t.Errorf("warmup 1: jobs %d filtered %d mean wait %g, want 2 2 5", r.Jobs, r.Filtered, r.MeanWait)
+	}
+	// pyss's warm-up by finish time: ⌊0.34·3⌋ = 1 job, J1 (ends at 10
+	// with J3, but arrived first): waits 5, 5 again.
+	rows, err = Run([]*trace.Trace{tiny()}, Options{Allocs: []string{"count"}, Scheds: []string{"fcfs"}, WarmupFinished: 0.34})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rows[0]; r.Jobs != 2 || r.Filtered != 2 || r.MeanWait != 5 {
+		t.Errorf("warmup-finished 0.34: jobs %d filtered %d mean wait %g, want 2 2 5", r.Jobs, r.Filtered, r.MeanWait)
 	}
 	// Until last arrival, with the partial J5 replayed: the last arrival is
 	// 7 and every job ends after it (J1, J3 at 10, J5 at 14, J2 at 15), so

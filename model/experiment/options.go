@@ -73,6 +73,31 @@ var ReplayOptions = []Option{
 	{Name: "force-memory", Flag: "force-memory", Kind: BoolOption, Doc: "run even when the estimated memory exceeds what is available"},
 	{Name: "quiet", Flag: "quiet", Kind: BoolOption, Doc: "no progress line and no summary table"},
 	{Name: "strict", Flag: "strict", Kind: BoolOption, Doc: "read traces strictly (anomalies are errors, not warnings)"},
+	{Name: "warmup-finished", Flag: "warmup-finished", Key: "warmup_finished", Kind: FloatOption, Doc: "leave the first fraction `F` of the completed jobs, by finish time (ties: arrival order), out of the statistics: ⌊F·n⌋ of n jobs; pyss leaves out 0.01 (with --until-last-arrival, its other exclusion)"},
+	{Name: "events", Flag: "events", Key: "events", Kind: StringOption, Default: EventsInstant, Doc: "event semantics: instant (every completion and arrival at one time, then one scheduling pass) or sequential (pyss's one event at a time: arrivals before completions, completions in start order each with its own pass, a job whose run time reaches its estimate freed first, a pass at an arrival only if the job fits now; flat machines only; docs/event-semantics.md)"},
+}
+
+// Event semantics (option events).
+const (
+	EventsInstant    = "instant"    // the instant rule (policy's package doc)
+	EventsSequential = "sequential" // pyss's one event at a time (engine.Options.Sequential)
+)
+
+// CheckWarmupFinished checks the fraction of jobs left out by finish
+// time: 0 ≤ F < 1.
+func CheckWarmupFinished(f float64) error {
+	if !(f >= 0 && f < 1) {
+		return &FieldError{Field: "warmup-finished", Value: f, Msg: "must be a fraction in [0, 1)"}
+	}
+	return nil
+}
+
+// CheckEvents checks the event semantics: instant or sequential.
+func CheckEvents(ev string) error {
+	if ev != EventsInstant && ev != EventsSequential {
+		return &FieldError{Field: "events", Value: ev, Msg: "want instant or sequential"}
+	}
+	return nil
 }
 
 // OptionNamed returns the declaration of the option named name.
@@ -212,6 +237,23 @@ func Validate(opt *Options) error {
 	}
 	if err := CheckUntil(opt.Until); err != nil {
 		return err
+	}
+	if err := CheckWarmupFinished(opt.WarmupFinished); err != nil {
+		return err
+	}
+	if opt.Events == "" {
+		opt.Events = EventsInstant
+	}
+	if err := CheckEvents(opt.Events); err != nil {
+		return err
+	}
+	if opt.Events == EventsSequential {
+		if mode != "" && mode != policy.ModeRigid {
+			return &FieldError{Field: "events", Value: opt.Events, Msg: "flat machines only, not in " + mode + " mode"}
+		}
+		if m, _ := policy.ParseMachine(opt.Machine); opt.Machine != "" && m.Kind != policy.Flat {
+			return &FieldError{Field: "events", Value: opt.Events, Msg: "flat machines only, not " + opt.Machine}
+		}
 	}
 	return nil
 }

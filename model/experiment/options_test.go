@@ -27,6 +27,12 @@ func TestValidate(t *testing.T) {
 		{Options{Warmup: -1}, "warmup", "must be ≥ 0"},
 		{Options{Until: -3}, "until", "must be a positive time (0: no window)"},
 		{Options{Until: math.NaN()}, "until", "must be a positive time (0: no window)"},
+		{Options{WarmupFinished: 1}, "warmup-finished", "must be a fraction in [0, 1)"},
+		{Options{WarmupFinished: math.NaN()}, "warmup-finished", "must be a fraction in [0, 1)"},
+		{Options{Events: "batch"}, "events", "want instant or sequential"},
+		{Options{Events: "sequential", Machine: "mesh:4x4"}, "events", "flat machines only, not mesh:4x4"},
+		{Options{Events: "sequential", Machine: "malleable:8"}, "events", "flat machines only, not in malleable mode"},
+		{Options{Events: "sequential", Mode: "malleable"}, "events", "flat machines only, not in malleable mode"},
 	} {
 		err := Validate(&c.opt)
 		fe, ok := AsFieldError(err)
@@ -39,7 +45,7 @@ func TestValidate(t *testing.T) {
 		}
 	}
 	var opt Options
-	if err := Validate(&opt); err != nil || opt.BsldTau != DefaultBsldTau || opt.Estimates != "requested" || opt.Shape != "square" || opt.Workers != runtime.GOMAXPROCS(0) {
+	if err := Validate(&opt); err != nil || opt.BsldTau != DefaultBsldTau || opt.Estimates != "requested" || opt.Shape != "square" || opt.Events != "instant" || opt.Workers != runtime.GOMAXPROCS(0) {
 		t.Errorf("defaults: %+v, %v", opt, err)
 	}
 }

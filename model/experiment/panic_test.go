@@ -26,7 +26,7 @@ func TestPolicyPanicIsAnError(t *testing.T) {
 	jobs := []policy.Job{{Index: 0, ID: 1, Submit: 0, Run: 5, Estimate: 5, Procs: 2, Start: -1, End: -1}}
 	alloc := flat.Allocators()[0]
 	sched := policy.SchedulerSpec{Name: "buggy", New: func(policy.Machine, policy.Params) (policy.Scheduler, error) { return &panicky{}, nil }}
-	out := runTask(task{tr: &prepared{name: tr.Name, t: tr, m: m, jobs: jobs}, pair: catalog.NewPair(alloc, nil, sched, nil)}, Options{})
+	out := runTask(task{tr: &prepared{name: tr.Name, t: tr, m: m, jobs: jobs}, pair: catalog.NewPair(alloc, nil, sched, nil)}, Options{}, nil)
 	if out.err == nil || !strings.Contains(out.err.Error(), "trace tiny, count/buggy on flat:4: panic: index out of range") {
 		t.Fatalf("error %v", out.err)
 	}

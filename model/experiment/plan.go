@@ -78,12 +78,14 @@ type Options struct {
 	BsldTau          float64  // bounded-slowdown threshold τ; 0 → 10
 	Warmup           int      // leave the first N replayed jobs out of the statistics
 	UntilLastArrival bool     // leave out jobs finishing after the last arrival
+	WarmupFinished   float64  // leave out the first ⌊F·n⌋ of the n completed jobs by (finish time, arrival)
 	Until            float64  // > 0: end every run at this time, the observation window [0, Until] (engine.Options.Until)
 	KeepPartial      bool     // replay partial SWF records instead of dropping them
 	NoSeries         bool     // do not record or write series.parquet
 	NoJobs           bool     // RunDataset: write no jobs table (the summary and series only)
 	Shape            string   // mesh machines: the shaping rule of jobs that give only a processor count (mesh.Shapes; "" → square)
 	Mode             string   // "rigid" (default when "") or a family's mode: "malleable" replays flat:P as malleable:P (policy.InMode)
+	Events           string   // event semantics: EventsInstant (default when "") or EventsSequential (flat machines only)
 	Comm             string   // communication model on mesh machines (model/network.Parse: off, analytic, wormhole:ts=3,plen=8,msgs=5); "" → off
 	Placement        bool     // record placements in jobs.parquet (O(pieces) per job; the count allocator scatters jobs in many pieces)
 	Out              string   // output directory; "" → write nothing
@@ -95,10 +97,10 @@ type Options struct {
 	// MemoryLimit, when > 0, refuses a plan whose estimated memory
 	// (EstimateMemory) exceeds it, before anything runs.
 	MemoryLimit int64
-	// Progress, when set, is called once the runs are planned (0 done) and
-	// after each run with the number of runs done, the total, and the
-	// number of jobs simulated so far. Calls are serialized.
-	Progress func(done, total int, jobs int64)
+	// Progress, when set, is called once the runs are planned (0 done),
+	// within each run every engine.TickInstants event instants, and after
+	// each run. Calls are serialized.
+	Progress func(Progress)
 	// MetaOptions, when set, is what the files record of the options
 	// (its Filters are filled in): a sweep records its own.
 	MetaOptions *schema.Options

@@ -41,13 +41,21 @@ func runPoolPost(tasks []task, opt Options, post func(*output) error, emit func(
 	results := make(chan done, workers)
 	tokens := make(chan struct{}, 2*workers)
 	quit := make(chan struct{})
+	var tr *tracker // nil: no progress reports
+	if opt.Progress != nil {
+		tr = newTracker(tasks, opt.Progress)
+	}
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range idx {
-				o := runTask(tasks[i], opt)
+				var tick func(jobs int, now, first, last float64)
+				if tr != nil {
+					tick = func(jobs int, now, first, last float64) { tr.tick(i, jobs, now, first, last) }
+				}
+				o := runTask(tasks[i], opt, tick)
 				if post != nil && o.err == nil {
 					o.err = post(o)
 				}
@@ -71,12 +79,9 @@ func runPoolPost(tasks []task, opt Options, post func(*output) error, emit func(
 		}
 	}()
 	go func() { wg.Wait(); close(results) }()
-	if opt.Progress != nil {
-		opt.Progress(0, n, 0)
-	}
+	tr.start()
 	pending := map[int]*output{}
 	next := 0
-	var jobsDone int64
 	var err error
 	for d := range results {
 		if err != nil {
@@ -94,12 +99,9 @@ func runPoolPost(tasks []task, opt Options, post func(*output) error, emit func(
 			} else {
 				err = emit(o)
 			}
-			jobsDone += int64(tasks[next].tr.n)
+			tr.done(next, int64(tasks[next].tr.n))
 			next++
 			<-tokens
-			if opt.Progress != nil {
-				opt.Progress(next, n, jobsDone)
-			}
 		}
 		if err != nil {
 			close(quit)
@@ -108,8 +110,10 @@ func runPoolPost(tasks []task, opt Options, post func(*output) error, emit func(
 	return err
 }
 
-// runTask replays one (trace, pair) and computes its summary.
-func runTask(tk task, opt Options) (result *output) {
+// runTask replays one (trace, pair) and computes its summary. tick, when
+// not nil, is told within the run the jobs done, the simulated time and
+// the span of the trace's arrivals.
+func runTask(tk task, opt Options, tick func(jobs int, now, first, last float64)) (result *output) {
 	p := tk.tr
 	fail := func(err error) *output {
 		return &output{err: fmt.Errorf("trace %s, %s/%s on %s: %w", p.name, tk.pair.Alloc, tk.pair.Sched, p.m, err)}
@@ -158,8 +162,18 @@ func runTask(tk task, opt Options) (result *output) {
 	// afterwards unless the jobs table wants them.
 	keep := opt.Out != "" && opt.Placement
 	eopt := engine.Options{Check: opt.Check, Series: !opt.NoSeries, Placement: keep || fam.Placements, Until: opt.Until}
+	if opt.Events == EventsSequential {
+		if p.m.Kind != policy.Flat {
+			return fail(fmt.Errorf("--events sequential: flat machines only, not %s", p.rec))
+		}
+		eopt.Sequential = true
+	}
 	if model != nil {
 		eopt.Progress = model
+	}
+	if tick != nil && len(jobs) > 0 {
+		first, last := jobs[0].Submit, jobs[len(jobs)-1].Submit
+		eopt.Tick = func(done int, now float64) { tick(done, now, first, last) }
 	}
 	res, err := engine.Run(jobs, p.m, a, s, eopt)
 	if c, ok := s.(io.Closer); ok && err == nil {

@@ -156,7 +156,7 @@ func TestCommitChecksEveryTargetFirst(t *testing.T) {
 	if strings.Join(names, " ") != "jobs.parquet series.parquet summary.parquet" {
 		t.Errorf("commit order %v, want summary last", names)
 	}
-	if err := s.write(runTask(tasks[0], opt)); err != nil {
+	if err := s.write(runTask(tasks[0], opt, nil)); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.MkdirAll(filepath.Join(dir, schema.SummaryFile, "x"), 0o755); err != nil {

@@ -196,6 +196,9 @@ func metaOf(opt Options, preps []*prepared) schema.Meta {
 	if opt.UntilLastArrival {
 		filters = append(filters, "until-last-arrival")
 	}
+	if opt.WarmupFinished > 0 {
+		filters = append(filters, fmt.Sprintf("warmup-finished=%g", opt.WarmupFinished))
+	}
 	if opt.Until > 0 {
 		filters = append(filters, fmt.Sprintf("until=%g", opt.Until))
 	}
@@ -207,6 +210,10 @@ func metaOf(opt Options, preps []*prepared) schema.Meta {
 		o = *opt.MetaOptions
 		o.Filters, o.Shape, o.Until, o.Mode, o.Comm = filters, opt.Shape, opt.Until, mode, commMeta(opt.Comm)
 	}
+	if opt.Events == EventsSequential {
+		o.Events = opt.Events
+	}
+	o.WarmupFinished = opt.WarmupFinished
 	var ts []schema.TraceInfo
 	for _, p := range preps {
 		pv := p.t.Provenance

@@ -1,9 +1,11 @@
 package experiment
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -39,6 +41,7 @@ func summarize(tk task, res *engine.Result, opt Options, model network.Model, pl
 	waiting := 0
 	comm := metrics.NewCommTotals(plen, dispersion)
 	var deadlines, missed int64 // counted jobs with a deadline, and missing it
+	early := firstFinished(jobs, opt.WarmupFinished)
 	if opt.Until > 0 {
 		w := metrics.NewWindow(opt.Until, p.m.Procs)
 		for i := range jobs {
@@ -65,7 +68,7 @@ func summarize(tk task, res *engine.Result, opt Options, model network.Model, pl
 			reqArea += float64(j.Procs) * d
 			residence += d
 		}
-		if j.End < 0 || i < opt.Warmup || (opt.UntilLastArrival && j.End > lastArrival) {
+		if j.End < 0 || i < opt.Warmup || (opt.UntilLastArrival && j.End > lastArrival) || early != nil && early[i] {
 			filtered++
 			continue
 		}
@@ -103,7 +106,7 @@ func summarize(tk task, res *engine.Result, opt Options, model network.Model, pl
 	js := acc.Stats()
 	disp, pieces, commTime, lat, block, hopFlits := comm.Stats()
 	sys := metrics.System(res.First, res.Last, res.BusyArea, res.QueueArea, p.m.Procs, js.N, js.MeanWait)
-	return schema.Summary{
+	s := schema.Summary{
 		Trace: t.Name, Machine: p.rec, Alloc: tk.pair.Alloc, Sched: tk.pair.Sched, Rep: int64(t.Provenance.Rep),
 		Jobs: js.N, Rejected: int64(p.rejected + len(res.Rejected)),
 		MeanResponse: js.MeanResponse, SDResponse: js.SDResponse, MeanWait: js.MeanWait,
@@ -123,6 +126,35 @@ func summarize(tk task, res *engine.Result, opt Options, model network.Model, pl
 		CappedShare: math.NaN(),
 		Dispersion:  disp, Pieces: pieces, CommTime: commTime, PktLatency: lat, PktBlocking: block, HopFlits: hopFlits,
 	}
+	s.SetPercentiles(js.Wait, js.Response, js.BSLD)
+	return s
+}
+
+// firstFinished marks the first ⌊f·n⌋ of the n completed jobs by (End,
+// position): pyss's warm-up exclusion (Options.WarmupFinished); nil when
+// none.
+func firstFinished(jobs []policy.Job, f float64) []bool {
+	if f <= 0 {
+		return nil
+	}
+	var done []int32
+	for i := range jobs {
+		if jobs[i].End >= 0 {
+			done = append(done, int32(i))
+		}
+	}
+	k := int(math.Floor(f * float64(len(done))))
+	if k == 0 {
+		return nil
+	}
+	slices.SortFunc(done, func(a, b int32) int {
+		return cmp.Or(cmp.Compare(jobs[a].End, jobs[b].End), cmp.Compare(a, b))
+	})
+	early := make([]bool, len(jobs))
+	for _, i := range done[:k] {
+		early[i] = true
+	}
+	return early
 }
 
 // setColumns sets the summary's float columns named in cols (a family's

@@ -15,6 +15,9 @@ type JobStats struct {
 	MeanSlowdown float64 // mean of Slowdown
 	MeanBSLD     float64 // mean of BoundedSlowdown at τ
 	MeanRun      float64 // mean run time
+	// The Percentiles (Percentile's definition) of wait (start − submit),
+	// response (end − submit) and bounded slowdown at τ; NaN with no job.
+	Wait, Response, BSLD Quantiles
 }
 
 // Accumulator accumulates JobStats one job at a time, in a fixed order (the
@@ -27,6 +30,7 @@ type Accumulator struct {
 	sumResp, sumWait, sumSd float64
 	sumBsld, sumRun         float64
 	maxWait                 float64
+	waits, resps, bslds     []float64 // for the percentiles
 }
 
 // NewAccumulator returns an accumulator for the bounded-slowdown threshold τ.
@@ -43,7 +47,11 @@ func (a *Accumulator) Add(submit, start, end, run float64) {
 	a.sumResp += resp
 	a.sumWait += wait
 	a.sumSd += Slowdown(resp, run)
-	a.sumBsld += BoundedSlowdown(resp, run, a.tau)
+	bsld := BoundedSlowdown(resp, run, a.tau)
+	a.sumBsld += bsld
+	a.waits = append(a.waits, wait)
+	a.resps = append(a.resps, resp)
+	a.bslds = append(a.bslds, bsld)
 	a.maxWait = math.Max(a.maxWait, wait)
 	a.sumRun += run
 }
@@ -57,12 +65,15 @@ func (a *Accumulator) N() int64 { return a.n }
 func (a *Accumulator) Stats() JobStats {
 	nan := math.NaN()
 	if a.n == 0 {
-		return JobStats{MeanResponse: nan, SDResponse: nan, MeanWait: nan, MaxWait: nan, MeanSlowdown: nan, MeanBSLD: nan, MeanRun: nan}
+		q := NaNQuantiles()
+		return JobStats{MeanResponse: nan, SDResponse: nan, MeanWait: nan, MaxWait: nan, MeanSlowdown: nan, MeanBSLD: nan, MeanRun: nan,
+			Wait: q, Response: q, BSLD: q}
 	}
 	n := float64(a.n)
 	s := JobStats{
 		N: a.n, MeanResponse: a.sumResp / n, MeanWait: a.sumWait / n, MaxWait: a.maxWait,
 		MeanSlowdown: a.sumSd / n, MeanBSLD: a.sumBsld / n, MeanRun: a.sumRun / n, SDResponse: nan,
+		Wait: QuantilesOf(a.waits), Response: QuantilesOf(a.resps), BSLD: QuantilesOf(a.bslds),
 	}
 	if a.n > 1 {
 		s.SDResponse = math.Sqrt(a.m2 / (n - 1))

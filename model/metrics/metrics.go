@@ -33,6 +33,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/schema"
@@ -117,9 +118,33 @@ var Summary = []Metric{
 	{"window_util", "utilization in the window", "U", Fraction, false, "Mohapatra, Yu & Das 1995 §4.2: U = Σ 2^|I_i| t_i / (2^n T) (Window)"},
 }
 
+// PercentileMetrics are the summary's percentile columns (JobStats.Wait,
+// Response and BSLD at each of Percentiles): p50_wait ... p99_bsld.
+var PercentileMetrics = percentileMetrics()
+
+func percentileMetrics() []Metric {
+	var ms []Metric
+	for _, d := range []struct {
+		col, name, short string
+		unit             Unit
+	}{{"wait", "wait time", "wait", Time}, {"response", "response time", "resp", Time}, {"bsld", "bounded slowdown", "bsld", Dimensionless}} {
+		for _, p := range Percentiles {
+			ps := strconv.FormatFloat(p, 'g', -1, 64)
+			ms = append(ms, Metric{"p" + ps + "_" + d.col, ps + "th percentile of " + d.name, "p" + ps + " " + d.short, d.unit, true,
+				"Percentile: linear interpolation between closest ranks (Hyndman & Fan 1996 type 7)"})
+		}
+	}
+	return ms
+}
+
 // Lookup returns the metric of a summary column.
 func Lookup(column string) (Metric, bool) {
 	for _, m := range Summary {
+		if m.Column == column {
+			return m, true
+		}
+	}
+	for _, m := range PercentileMetrics {
 		if m.Column == column {
 			return m, true
 		}

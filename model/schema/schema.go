@@ -147,6 +147,21 @@ type Summary struct {
 	Preemptions      int64   `parquet:"preemptions" schema:"optional"`
 	Migrations       int64   `parquet:"migrations" schema:"optional"`
 	MigrationTime    float64 `parquet:"migration_time" schema:"optional" unit:"time"`
+	// Percentiles of the counted jobs' wait, response and bounded
+	// slowdown (metrics.JobStats; metrics.Percentile: linear
+	// interpolation, Hyndman & Fan type 7); NaN with no job counted.
+	P50Wait     float64 `parquet:"p50_wait" schema:"optional" unit:"time"`
+	P90Wait     float64 `parquet:"p90_wait" schema:"optional" unit:"time"`
+	P95Wait     float64 `parquet:"p95_wait" schema:"optional" unit:"time"`
+	P99Wait     float64 `parquet:"p99_wait" schema:"optional" unit:"time"`
+	P50Response float64 `parquet:"p50_response" schema:"optional" unit:"time"`
+	P90Response float64 `parquet:"p90_response" schema:"optional" unit:"time"`
+	P95Response float64 `parquet:"p95_response" schema:"optional" unit:"time"`
+	P99Response float64 `parquet:"p99_response" schema:"optional" unit:"time"`
+	P50BSLD     float64 `parquet:"p50_bsld" schema:"optional"`
+	P90BSLD     float64 `parquet:"p90_bsld" schema:"optional"`
+	P95BSLD     float64 `parquet:"p95_bsld" schema:"optional"`
+	P99BSLD     float64 `parquet:"p99_bsld" schema:"optional"`
 	// Dynamic space sharing (model/metrics): the time-averaged number of
 	// jobs running (in malleable mode, the active list, jobs holding a
 	// share of 0 included), and the share of allocations bounded by the
@@ -174,6 +189,14 @@ type Summary struct {
 	// a sweep's cell dimension, like machine, alloc and sched. Empty in
 	// files written before the column existed.
 	Comm string `parquet:"comm,dict" schema:"optional"`
+}
+
+// SetPercentiles sets the percentile columns from the p50, p90, p95 and
+// p99 of wait, response and bounded slowdown (metrics.JobStats).
+func (s *Summary) SetPercentiles(wait, response, bsld [4]float64) {
+	s.P50Wait, s.P90Wait, s.P95Wait, s.P99Wait = wait[0], wait[1], wait[2], wait[3]
+	s.P50Response, s.P90Response, s.P95Response, s.P99Response = response[0], response[1], response[2], response[3]
+	s.P50BSLD, s.P90BSLD, s.P95BSLD, s.P99BSLD = bsld[0], bsld[1], bsld[2], bsld[3]
 }
 
 // SizeClass is one element of a summary's size_classes: the counted jobs
@@ -405,6 +428,10 @@ type Options struct {
 	Until    float64  `json:"until,omitempty"`   // the observation window [0, until] (replay --until), 0 for none
 	Mode     string   `json:"mode,omitempty"`    // "malleable" for dynamic space sharing (omitted: rigid)
 	Comm     string   `json:"comm,omitempty"`    // the communication model (replay --comm; omitted: off)
+	Events   string   `json:"events,omitempty"`  // "sequential" event semantics (replay --events; omitted: instant)
+	// WarmupFinished is the fraction of the completed jobs left out by
+	// finish time (replay --warmup-finished; omitted: 0).
+	WarmupFinished float64 `json:"warmup_finished,omitempty"`
 	// Comms lists the communication models of a sweep that varies them
 	// (canonical forms, in plan order; Comm is then empty): each cell's is
 	// its files' comm column and its comm= partition.

@@ -121,6 +121,8 @@ type Replay struct {
 	Jobs             *bool    `toml:"jobs"`      // write the jobs table (default true)
 	Placement        *bool    `toml:"placement"` // default true
 	Check            bool     `toml:"check"`
+	Events           string   `toml:"events"` // instant (default) or sequential
+	WarmupFinished   float64  `toml:"warmup_finished"`
 	Shape            string   `toml:"shape"` // mesh machines: square (default), row or exact
 	// Comm is the communication model on mesh machines (off, analytic,
 	// wormhole:ts=3,plen=8,msgs=5; model/network): one setting, or an
@@ -476,7 +478,7 @@ func (f *File) options(o *experiment.Options) error {
 		Allocs: r.Allocs, Scheds: r.Scheds, Estimates: r.Estimates, BsldTau: r.BsldTau, Warmup: r.Warmup,
 		UntilLastArrival: r.UntilLastArrival, Until: r.Until, KeepPartial: r.KeepPartial, Check: r.Check,
 		NoSeries: r.Series != nil && !*r.Series, Placement: r.Placement == nil || *r.Placement,
-		NoJobs: r.Jobs != nil && !*r.Jobs, Shape: r.Shape, Mode: r.Mode, Comm: comm,
+		NoJobs: r.Jobs != nil && !*r.Jobs, Shape: r.Shape, Mode: r.Mode, Comm: comm, Events: r.Events, WarmupFinished: r.WarmupFinished,
 	}
 	if err := experiment.Validate(o); err != nil {
 		return f.fieldErr(err)

@@ -143,6 +143,18 @@ func TestFingerprint(t *testing.T) {
 	if a.Fingerprint() == c.Fingerprint() {
 		t.Errorf("the warm-up did not change the fingerprint")
 	}
+	for _, opt := range []string{"events = \"sequential\"", "warmup_finished = 0.01"} {
+		d, err := decode(t, strings.Replace(basePlan, "warmup = 10", "warmup = 10\n"+opt, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Fingerprint() == a.Fingerprint() {
+			t.Errorf("%s did not change the fingerprint", opt)
+		}
+	}
+	if d, _ := decode(t, strings.Replace(basePlan, "warmup = 10", "warmup = 10\nevents = \"instant\"", 1)); d == nil || d.Fingerprint() != a.Fingerprint() {
+		t.Errorf("the default events changed the fingerprint")
+	}
 	// The model's parameters and seed make the traces: they count.
 	for _, edit := range [][2]string{{"seed = 3", "seed = 4"}, {"jobs = 200", "jobs = 200\nmean = 11"}, {"reps = 2", "reps = 2\ncrn = true"}} {
 		d, err := decode(t, strings.Replace(basePlan, edit[0], edit[1], 1))

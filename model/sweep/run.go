@@ -121,6 +121,10 @@ func (p *Plan) metaOptions(o experiment.Options) schema.Options {
 	if p.CommSwept() {
 		opts.Comms = p.comms
 	}
+	if o.Events == experiment.EventsSequential {
+		opts.Events = o.Events
+	}
+	opts.WarmupFinished = o.WarmupFinished
 	return opts
 }
 
@@ -133,7 +137,7 @@ type Options struct {
 	Version string // tool version recorded in the files
 	// Progress is called with cells done (skipped ones included), the
 	// shard's cell count and the jobs simulated so far.
-	Progress func(done, total int, jobs int64)
+	Progress func(experiment.Progress)
 	// Warn receives one-line warnings.
 	Warn func(string)
 	// Log, when set, receives one line when the shard is complete.
@@ -271,8 +275,10 @@ func Run(p *Plan, opt Options) (*Stats, error) {
 	eo.MetaOptions = &meta
 	if opt.Progress != nil {
 		skipped := st.Skipped
-		eo.Progress = func(done, total int, jobs int64) {
-			opt.Progress(skipped+done, skipped+total, jobs)
+		eo.Progress = func(p experiment.Progress) {
+			p.Done += skipped
+			p.Total += skipped
+			opt.Progress(p)
 		}
 	}
 	ds := experiment.Dataset{Sweep: p.Name, CommPartition: p.CommSwept(), Done: func(schema.CellKey, schema.Summary) { st.Ran++ }}
@@ -284,7 +290,7 @@ func Run(p *Plan, opt Options) (*Stats, error) {
 		return nil, err
 	}
 	if opt.Progress != nil && len(todo) == 0 {
-		opt.Progress(st.Skipped, st.Skipped, 0)
+		opt.Progress(experiment.Progress{Done: st.Skipped, Total: st.Skipped})
 	}
 	st.Jobs, st.Elapsed = jobs, time.Since(start)
 	if opt.Log != nil {

@@ -16,6 +16,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/schedlab/schedlab/model/experiment"
 	"github.com/schedlab/schedlab/model/ext"
 	"github.com/schedlab/schedlab/trace"
 )
@@ -82,19 +83,22 @@ func IsTerminal(f *os.File) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// Progress reports the progress of a replay on w. update records runs
-// done, the total and the jobs simulated so far; stop ends the report.
+// Progress reports the progress of a replay on w. update records the
+// runs done, the jobs simulated so far (within runs under way too) and
+// how far the runs under way are in simulated time; stop ends the report.
 //
 // On a terminal one line is redrawn (a bar, runs done, jobs simulated,
-// elapsed time, ETA) at each update and every second. Otherwise (batch logs,
-// Slurm) a full line is printed every interval, also while one long run
-// has not finished, and at the end.
-func Progress(w io.Writer, terminal bool, interval time.Duration) (update func(done, total int, jobs int64), stop func()) {
+// simulated time, elapsed time, ETA) at each update between runs and every
+// second. Otherwise (batch logs, Slurm) a full line is printed every
+// interval, also while one long run has not finished, and at the end.
+// The ETA extrapolates the elapsed time by the share of the jobs
+// simulated (experiment.Progress.Fraction).
+func Progress(w io.Writer, terminal bool, interval time.Duration) (update func(experiment.Progress), stop func()) {
 	return ProgressOf("runs", w, terminal, interval)
 }
 
 // ProgressOf is Progress counting units other than runs (a sweep's cells).
-func ProgressOf(units string, w io.Writer, terminal bool, interval time.Duration) (update func(done, total int, jobs int64), stop func()) {
+func ProgressOf(units string, w io.Writer, terminal bool, interval time.Duration) (update func(experiment.Progress), stop func()) {
 	p := &progress{units: units, w: w, terminal: terminal, start: time.Now(), quit: make(chan struct{}), stopped: make(chan struct{})}
 	tick := interval
 	if terminal {
@@ -112,7 +116,7 @@ func ProgressOf(units string, w io.Writer, terminal bool, interval time.Duration
 			select {
 			case <-t.C:
 				p.mu.Lock()
-				if p.total > 0 && p.done < p.total {
+				if p.st.Total > 0 && p.st.Done < p.st.Total {
 					p.print()
 				}
 				p.mu.Unlock()
@@ -121,11 +125,12 @@ func ProgressOf(units string, w io.Writer, terminal bool, interval time.Duration
 			}
 		}
 	}()
-	update = func(done, total int, jobs int64) {
+	update = func(st experiment.Progress) {
 		p.mu.Lock()
 		defer p.mu.Unlock()
-		p.done, p.total, p.jobs = done, total, jobs
-		if terminal || done == total {
+		between := st.Done != p.st.Done || st.Total != p.st.Total || p.st.Total == 0
+		p.st = st
+		if terminal && between || st.Done == st.Total {
 			p.print()
 		}
 	}
@@ -134,7 +139,7 @@ func ProgressOf(units string, w io.Writer, terminal bool, interval time.Duration
 		<-p.stopped
 		p.mu.Lock()
 		defer p.mu.Unlock()
-		if terminal && p.drawn && p.done < p.total {
+		if terminal && p.drawn && p.st.Done < p.st.Total {
 			fmt.Fprintln(w) // end the bar's line before an error
 		}
 	}
@@ -147,29 +152,47 @@ type progress struct {
 	terminal      bool
 	start         time.Time
 	mu            sync.Mutex
-	done, total   int
-	jobs          int64
+	st            experiment.Progress
 	drawn         bool
 	quit, stopped chan struct{}
 }
 
+// progressLine is the state st of a report of units, elapsed after its
+// start: runs done, jobs simulated (with their share of the jobs
+// planned), how far the runs under way are in simulated time, the time
+// elapsed and the ETA, the elapsed time extrapolated by the share of the
+// jobs simulated ("?" before any).
+func progressLine(units string, st experiment.Progress, elapsed time.Duration) string {
+	eta := "?"
+	if f := st.Fraction(); f > 0 {
+		eta = time.Duration(float64(elapsed) * (1 - f) / f).Round(time.Second).String()
+	}
+	jobs := fmt.Sprintf("%d jobs simulated", st.Jobs)
+	if st.TotalJobs > 0 {
+		jobs = fmt.Sprintf("%d/%d jobs simulated", st.Jobs, st.TotalJobs)
+	}
+	sim := ""
+	if st.Running > 0 && st.Done < st.Total {
+		sim = fmt.Sprintf(", simulated time %.0f%% of the trace's span", 100*st.Span)
+		if st.Running > 1 {
+			sim = fmt.Sprintf(", simulated time %.0f%% of the traces' spans (mean of %d runs)", 100*st.Span, st.Running)
+		}
+	}
+	return fmt.Sprintf("%d/%d %s, %s%s, %s elapsed, ETA %s", st.Done, st.Total, units, jobs, sim, elapsed.Round(100*time.Millisecond), eta)
+}
+
 // print writes the state; p.mu is held.
 func (p *progress) print() {
-	elapsed := time.Since(p.start)
-	eta := "?"
-	if p.done > 0 {
-		eta = (elapsed * time.Duration(p.total-p.done) / time.Duration(p.done)).Round(time.Second).String()
-	}
-	state := fmt.Sprintf("%d/%d %s, %d jobs simulated, %s elapsed, ETA %s", p.done, p.total, p.units, p.jobs, elapsed.Round(100*time.Millisecond), eta)
+	state := progressLine(p.units, p.st, time.Since(p.start))
 	if !p.terminal {
 		fmt.Fprintf(p.w, "progress: %s\n", state)
 		return
 	}
 	const width = 24
-	filled := width * p.done / max(p.total, 1)
+	filled := int(width * p.st.Fraction())
 	fmt.Fprintf(p.w, "\r[%s%s] %s ", strings.Repeat("#", filled), strings.Repeat(".", width-filled), state)
 	p.drawn = true
-	if p.done == p.total {
+	if p.st.Done == p.st.Total {
 		fmt.Fprintln(p.w)
 	}
 }
