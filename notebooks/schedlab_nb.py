@@ -37,6 +37,9 @@ ROOT = os.path.dirname(HERE)
 OUT = os.path.abspath(os.environ.get("SCHEDLAB_NB_OUT") or os.path.join(ROOT, "out-notebook"))
 QUICK = os.environ.get("SCHEDLAB_NB_QUICK", "") not in ("", "0", "false", "no")
 SHARED_TRACES = os.path.join(os.path.dirname(ROOT), "shared", "traces")
+# The real log bundled with the repository (traces/logs: the Parallel
+# Workloads Archive's cleaned KTH SP2 file, unchanged).
+KTH_LOG = os.path.join(ROOT, "traces", "logs", "KTH-SP2-1996-2.1-cln.swf.gz")
 
 _built = set()
 

@@ -2,7 +2,7 @@
 // readers, DuckDB (@duckdb/node-api) and polars (nodejs-polars).
 //
 // A FILE: both must see the same row count and the column names in the
-// same order; for a jobs file the README's query that unnests the
+// same order; for a jobs file docs/results.md's query that unnests the
 // placement column must find exactly alloc_procs nodes per job.
 //
 // A DIRECTORY is a sweep dataset (model/schema's dataset layout): each

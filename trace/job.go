@@ -43,7 +43,7 @@ const Unknown = -1
 // and a job's priority and deadline (Ghoneim & Fahmy 2003's execution
 // window: pcw).
 // The Parquet column name of each field is given in its tag; those names are
-// a public contract (see the README).
+// a public contract (see docs/traces.md).
 type Job struct {
 	ID         int64   `parquet:"job_id"`        // 1: job number
 	Submit     float64 `parquet:"submit_time"`   // 2: submit time

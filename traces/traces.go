@@ -22,6 +22,9 @@
 //     and the report's confidence intervals across replications show it.
 //
 // Mesh and hypercube families are to be added as mesh/ and cube/.
+// logs/ holds one real log, the Parallel Workloads Archive's cleaned KTH
+// SP2 file, unchanged (logs/README.md); it is not embedded and is not
+// among the default traces.
 // `go generate ./traces` re-creates the files (see gen.go).
 package traces
 

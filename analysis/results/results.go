@@ -1,6 +1,6 @@
 // Package results loads the results directory that `replay run` writes
-// (jobs.parquet, summary.parquet, series.parquet; see the results contract
-// in the README) into Go records and Arrow tables, and groups them into
+// (jobs.parquet, summary.parquet, series.parquet; see the results contract,
+// docs/results.md) into Go records and Arrow tables, and groups them into
 // experiments and policy pairs.
 package results
 

@@ -15,6 +15,8 @@
 package main
 
 //go:generate sh -c "go run . docs > ../../docs/replay-options.md"
+//go:generate sh -c "go run . docs policies > ../../docs/policies.md"
+//go:generate sh -c "go run . docs metrics > ../../docs/metrics.md"
 
 import "github.com/schedlab/schedlab/cmd/replay/replaycli"
 

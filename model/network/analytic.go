@@ -18,7 +18,8 @@ import (
 //
 // It ignores every kind of contention, the job's own packets' included,
 // so it is a lower bound on the wormhole model's communication time; the
-// README gives the gap on the gabl06 workload.
+// gap on the gabl06 workload is in docs/modelling.md (Non-contiguous
+// meshes and the network).
 type AnalyticModel struct {
 	W, H  int
 	p     Params

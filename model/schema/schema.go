@@ -2,7 +2,8 @@
 // files a replay writes (jobs, summary, series), their columns in order, the
 // file names, the metadata keys and the JSON documents they hold. The
 // replay (model/experiment) writes these types, the analysis packages read
-// them, and the README's "Results" section describes them.
+// them, and docs/results.md describes them (docs/metrics.md is generated
+// from the column declarations).
 //
 // Column names and order are a public contract: DuckDB, pyarrow and polars
 // read the files by name. A column tagged `schema:"optional"` was added

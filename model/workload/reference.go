@@ -18,7 +18,7 @@ func WriteReference(w io.Writer) error {
 	b.WriteString("`[[workload]]` table with `model = \"MODEL\"` (the flag's name with `_` for `-`). In a plan a key left\n")
 	b.WriteString("out, or zero, takes the default. A bad value is one error naming the flag (`synth: --procs 1: ...`)\n")
 	b.WriteString("or the plan's file, line and key (`plan.toml:7: workload[1].procs: 1: ...`). A plan's own keys\n")
-	b.WriteString("(`name`, `model`, `loads`, `reps`, `crn`, `iat`, `scheds`, `comm`) are in the README's Plans section.\n")
+	b.WriteString("(`name`, `model`, `loads`, `reps`, `crn`, `iat`, `scheds`, `comm`) are in [sweeps.md](sweeps.md#plans).\n")
 	for _, m := range Models {
 		fmt.Fprintf(&b, "\n## `synth %s`\n\n%s.\n\n", m.Name, m.Doc)
 		b.WriteString("| flag | plan key | type | default | valid | meaning | source |\n|---|---|---|---|---|---|---|\n")

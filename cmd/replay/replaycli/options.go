@@ -1,12 +1,15 @@
 package replaycli
 
 import (
+	"fmt"
 	"runtime"
 	"slices"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/schedlab/schedlab/model/catalog"
 	"github.com/schedlab/schedlab/model/experiment"
+	"github.com/schedlab/schedlab/model/metrics"
 )
 
 // optionFlags returns the flags of the replay options named (all of
@@ -73,12 +76,25 @@ type cliFieldError struct {
 func (e *cliFieldError) Error() string { return e.msg }
 func (e *cliFieldError) Unwrap() error { return e.fe }
 
-// docsCommand writes docs/replay-options.md (hidden: `go generate ./cmd/replay`).
+// docsCommand writes a generated reference on stdout (hidden: `go
+// generate ./cmd/replay`): docs/replay-options.md with no argument,
+// docs/policies.md with "policies", docs/metrics.md with "metrics".
 func docsCommand() *cli.Command {
 	return &cli.Command{
-		Name:   "docs",
-		Usage:  "write the replay options' reference (docs/replay-options.md) on stdout",
-		Hidden: true,
-		Action: func(c *cli.Context) error { return experiment.WriteReference(c.App.Writer) },
+		Name:      "docs",
+		Usage:     "write a generated reference on stdout: the replay options (docs/replay-options.md), policies (docs/policies.md) or metrics (docs/metrics.md)",
+		ArgsUsage: "[policies|metrics]",
+		Hidden:    true,
+		Action: func(c *cli.Context) error {
+			switch c.Args().First() {
+			case "":
+				return experiment.WriteReference(c.App.Writer)
+			case "policies":
+				return catalog.WriteReference(c.App.Writer)
+			case "metrics":
+				return metrics.WriteReference(c.App.Writer)
+			}
+			return fmt.Errorf("docs: unknown reference %q (policies, metrics, or none for the replay options)", c.Args().First())
+		},
 	}
 }
