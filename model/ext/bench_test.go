@@ -89,7 +89,7 @@ func BenchmarkMessage(b *testing.B) {
 		s.ended = append(s.ended[:0], 12)
 		s.now = float64(i)
 		s.buf = s.instant(s.buf[:0], 100)
-		if _, _, _, err := parseReply(reply); err != nil {
+		if _, err := parseReply(reply); err != nil {
 			b.Fatal(err)
 		}
 	}

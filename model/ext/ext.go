@@ -78,10 +78,11 @@ type Scheduler struct {
 	m       policy.Machine
 	opts    policy.Params // the parameters other than cmd, timeout and pin
 
-	unpin func() // undoes the pinning, nil when not pinned
-	cpu   int    // the CPU pinned to
-	fit   bool   // the process asked only for instants where a waiting job may fit
-	needs needHeap
+	unpin   func() // undoes the pinning, nil when not pinned
+	cpu     int    // the CPU pinned to
+	fit     bool   // the process asked only for instants where a waiting job may fit
+	minFree int64  // and, until its next message, where this many processors are free (min_free)
+	needs   needHeap
 
 	p     *proc
 	err   error
@@ -175,8 +176,8 @@ func (s *Scheduler) Schedule(sys policy.System) {
 		}
 	}
 	free := sys.Capacity().Free()
-	if s.fit && !s.mayFit(free) {
-		return // nothing can start: the events go with the next message
+	if s.fit && (int64(free) < s.minFree || !s.mayFit(free)) {
+		return // nothing can start, or the process said it would start nothing: the events go with the next message
 	}
 	s.buf = s.instant(s.buf[:0], free)
 	clear(s.arrived)
@@ -189,23 +190,32 @@ func (s *Scheduler) Schedule(sys policy.System) {
 		s.fail(s.errorf("%v", err))
 		return
 	}
-	starts, wake, hasWake, err := parseReply(line)
+	rp, err := parseReply(line)
 	if err != nil {
 		s.fail(s.errorf("malformed reply %s: %v", show(line), err))
 		return
 	}
-	for _, id := range starts {
+	switch {
+	case rp.hasMin && !s.fit:
+		s.fail(s.errorf("reply %s: min_free needs \"ask\":\"fit\" in the handshake", show(line)))
+		return
+	case rp.minFree > int64(sys.Capacity().Size()):
+		s.fail(s.errorf("reply %s: min_free %d exceeds the machine's %d processors", show(line), rp.minFree, sys.Capacity().Size()))
+		return
+	}
+	s.minFree = rp.minFree
+	for _, id := range rp.starts {
 		if err := s.startJob(sys, id); err != nil {
 			s.fail(s.errorf("reply %s: %v", show(line), err))
 			return
 		}
 	}
-	if hasWake {
-		if !(wake > s.now) || math.IsInf(wake, 0) {
-			s.fail(s.errorf("reply %s: wake %s is not after the current time", show(line), num(wake)))
+	if rp.hasWake {
+		if !(rp.wake > s.now) || math.IsInf(rp.wake, 0) {
+			s.fail(s.errorf("reply %s: wake %s is not after the current time", show(line), num(rp.wake)))
 			return
 		}
-		sys.Wake(wake)
+		sys.Wake(rp.wake)
 	}
 }
 

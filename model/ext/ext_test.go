@@ -147,6 +147,8 @@ func TestErrors(t *testing.T) {
 		{"silent", "0.2", `t=0: no reply within 200ms`},
 		{"version", "", `t=0: handshake reply {"protocol":2}: protocol 2, this engine speaks 1`},
 		{"ask", "", `t=0: handshake reply {"protocol":1,"ask":"sometimes"}: ask "sometimes": want "every" or "fit"`},
+		{"min-every", "", `t=0: reply {"start":[],"min_free":1}: min_free needs "ask":"fit" in the handshake`},
+		{"min-big", "", `t=0: reply {"start":[],"min_free":99}: min_free 99 exceeds the machine's 4 processors`},
 	} {
 		t.Run(c.mode, func(t *testing.T) {
 			cmd := childCmd(c.mode)
@@ -263,7 +265,12 @@ func TestParseReply(t *testing.T) {
 		{" { \"wake\" : 12.5 , \"start\" : [ 3 , 1 ] }\r\n", "[3 1] true 12.5"},
 		{`{"start":[],"wake":null}`, "[] false 0"},
 		{`[]`, "want a JSON object"},
-		{`{"starts":[1]}`, `unknown member "starts" (want start, wake)`},
+		{`{"starts":[1]}`, `unknown member "starts" (want start, wake, min_free)`},
+		{`{"start":[],"min_free":12}`, "[] false 0 min 12"},
+		{`{"min_free":null}`, "[] false 0"},
+		{`{"min_free":-1}`, "min_free: want a non-negative integer or null"},
+		{`{"min_free":1.5}`, "min_free: want a non-negative integer or null"},
+		{`{"min_free":1,"min_free":2}`, `member "min_free" given twice`},
 		{`{"start":[1.5]}`, `start: "1.5]" is not a job id (an integer)`},
 		{`{"start":1}`, "start: want an array of job ids"},
 		{`{"wake":"soon"}`, "wake: want a number or null"},
@@ -271,10 +278,13 @@ func TestParseReply(t *testing.T) {
 		{`{"start":[1]} x`, "at byte 15: text after the object"},
 		{`{"start":[1]`, "at byte 13: unexpected end"},
 	} {
-		starts, wake, has, err := parseReply([]byte(c.in))
-		got := fmt.Sprintf("%v %v %v", starts, has, wake)
-		if starts == nil && err == nil {
-			got = fmt.Sprintf("[] %v %v", has, wake)
+		r, err := parseReply([]byte(c.in))
+		got := fmt.Sprintf("%v %v %v", r.starts, r.hasWake, r.wake)
+		if r.starts == nil && err == nil {
+			got = fmt.Sprintf("[] %v %v", r.hasWake, r.wake)
+		}
+		if r.hasMin {
+			got += fmt.Sprintf(" min %d", r.minFree)
 		}
 		if err != nil {
 			got = err.Error()

@@ -60,6 +60,7 @@ func TestGoChildIsFCFS(t *testing.T) {
 	m, jobs := kth(t, 1<<30)
 	sameAsFCFS(t, childCmd("fcfs"), m, jobs)
 	sameAsFCFS(t, childCmd("fcfs-fit"), m, jobs) // asked only where a job may fit
+	sameAsFCFS(t, childCmd("fcfs-min"), m, jobs) // and not before the head fits (min_free)
 	sameAsFCFS(t, childCmd("fcfs"), m, jobs, "pin", "false")
 }
 

@@ -17,11 +17,21 @@ func want(i int, what string, c byte) error {
 	return errAt(i, fmt.Sprintf("want %s, found %q", what, c))
 }
 
+// reply is a parsed reply.
+type reply struct {
+	starts  []int64
+	wake    float64 // with hasWake
+	hasWake bool
+	minFree int64 // with hasMin
+	hasMin  bool
+}
+
 // parseReply reads a reply line: a JSON object with the optional members
-// "start" (an array of job ids) and "wake" (a number, or null for none),
-// and nothing else. It is hand-written, as the encoder: a reply is read at
-// every instant.
-func parseReply(line []byte) (starts []int64, wake float64, hasWake bool, err error) {
+// "start" (an array of job ids), "wake" (a number, or null for none) and
+// "min_free" (a non-negative integer, or null), and nothing else. It is
+// hand-written, as the encoder: a reply is read at every instant.
+func parseReply(line []byte) (r reply, err error) {
+	bad := func(e error) (reply, error) { return reply{}, e }
 	i := 0
 	n := len(line)
 	skip := func() {
@@ -31,11 +41,11 @@ func parseReply(line []byte) (starts []int64, wake float64, hasWake bool, err er
 	}
 	skip()
 	if i == n || line[i] != '{' {
-		return nil, 0, false, fmt.Errorf("want a JSON object")
+		return bad(fmt.Errorf("want a JSON object"))
 	}
 	i++
 	skip()
-	seen := map[string]bool{}
+	var seen uint8
 	if i < n && line[i] == '}' {
 		i++
 	} else {
@@ -43,33 +53,42 @@ func parseReply(line []byte) (starts []int64, wake float64, hasWake bool, err er
 			skip()
 			if i == n || line[i] != '"' {
 				if i == n {
-					return nil, 0, false, errAt(i, "unexpected end")
+					return bad(errAt(i, "unexpected end"))
 				}
-				return nil, 0, false, want(i, "a member name", line[i])
+				return bad(want(i, "a member name", line[i]))
 			}
 			j := i + 1
 			for j < n && line[j] != '"' && line[j] != '\\' {
 				j++
 			}
 			if j == n || line[j] != '"' {
-				return nil, 0, false, errAt(i, "bad member name")
+				return bad(errAt(i, "bad member name"))
 			}
 			key := string(line[i+1 : j])
 			i = j + 1
-			if seen[key] {
-				return nil, 0, false, fmt.Errorf("member %q given twice", key)
+			bit := uint8(0)
+			switch key {
+			case "start":
+				bit = 1
+			case "wake":
+				bit = 2
+			case "min_free":
+				bit = 4
 			}
-			seen[key] = true
+			if seen&bit != 0 {
+				return bad(fmt.Errorf("member %q given twice", key))
+			}
+			seen |= bit
 			skip()
 			if i == n || line[i] != ':' {
-				return nil, 0, false, errAt(i, "want ':'")
+				return bad(errAt(i, "want ':'"))
 			}
 			i++
 			skip()
 			switch key {
 			case "start":
 				if i == n || line[i] != '[' {
-					return nil, 0, false, fmt.Errorf("start: want an array of job ids")
+					return bad(fmt.Errorf("start: want an array of job ids"))
 				}
 				i++
 				skip()
@@ -85,9 +104,9 @@ func parseReply(line []byte) (starts []int64, wake float64, hasWake bool, err er
 					}
 					id, err := strconv.ParseInt(string(line[i:j]), 10, 64)
 					if err != nil {
-						return nil, 0, false, fmt.Errorf("start: %q is not a job id (an integer)", string(line[i:min(j+1, n)]))
+						return bad(fmt.Errorf("start: %q is not a job id (an integer)", string(line[i:min(j+1, n)])))
 					}
-					starts = append(starts, id)
+					r.starts = append(r.starts, id)
 					i = j
 					skip()
 					if i < n && line[i] == ',' {
@@ -98,7 +117,7 @@ func parseReply(line []byte) (starts []int64, wake float64, hasWake bool, err er
 						i++
 						break
 					}
-					return nil, 0, false, fmt.Errorf("start: want ',' or ']' after a job id")
+					return bad(fmt.Errorf("start: want ',' or ']' after a job id"))
 				}
 			case "wake":
 				if i+4 <= n && string(line[i:i+4]) == "null" {
@@ -111,12 +130,27 @@ func parseReply(line []byte) (starts []int64, wake float64, hasWake bool, err er
 				}
 				f, err := strconv.ParseFloat(string(line[i:j]), 64)
 				if err != nil || j == i {
-					return nil, 0, false, fmt.Errorf("wake: want a number or null")
+					return bad(fmt.Errorf("wake: want a number or null"))
 				}
-				wake, hasWake = f, true
+				r.wake, r.hasWake = f, true
+				i = j
+			case "min_free":
+				if i+4 <= n && string(line[i:i+4]) == "null" {
+					i += 4
+					break
+				}
+				j := i
+				for j < n && isNumByte(line[j]) {
+					j++
+				}
+				k, err := strconv.ParseInt(string(line[i:j]), 10, 64)
+				if err != nil || k < 0 {
+					return bad(fmt.Errorf("min_free: want a non-negative integer or null"))
+				}
+				r.minFree, r.hasMin = k, true
 				i = j
 			default:
-				return nil, 0, false, fmt.Errorf("unknown member %q (want start, wake)", key)
+				return bad(fmt.Errorf("unknown member %q (want start, wake, min_free)", key))
 			}
 			skip()
 			if i < n && line[i] == ',' {
@@ -128,14 +162,14 @@ func parseReply(line []byte) (starts []int64, wake float64, hasWake bool, err er
 				break
 			}
 			if i == n {
-				return nil, 0, false, errAt(i, "unexpected end")
+				return bad(errAt(i, "unexpected end"))
 			}
-			return nil, 0, false, want(i, "',' or '}'", line[i])
+			return bad(want(i, "',' or '}'", line[i]))
 		}
 	}
 	skip()
 	if i != n {
-		return nil, 0, false, errAt(i, "text after the object")
+		return bad(errAt(i, "text after the object"))
 	}
-	return starts, wake, hasWake, nil
+	return r, nil
 }

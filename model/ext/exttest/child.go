@@ -25,8 +25,10 @@ func Main() {
 // "fcfs" (FCFS, well behaved), "fcfs-fit" (the same, asking only for
 // instants where a job may fit), "trivial" (starts every job on arrival,
 // reading ids without decoding JSON), "trivial-fit", "ask" (an unknown ask
-// in its handshake), or a variant that misbehaves at its
-// first instant: unknown, twice, nofit, malformed, wake, crash, close,
+// in its handshake), "fcfs-min" (FCFS with ask fit, telling the engine
+// with min_free not to ask before the head fits), or a variant that misbehaves at its
+// first instant: unknown, twice, nofit, malformed, wake, min-every
+// (min_free without ask fit), min-big (min_free beyond the machine), crash, close,
 // silent (never replies), version (protocol 2); again is FCFS that
 // restarts the first job it is told has completed. With EXT_LOG=path in the
 // command's environment the child logs every line read ("> ") and
@@ -88,7 +90,7 @@ func child(mode string) {
 			switch mode {
 			case "version":
 				reply(`{"protocol":2}`)
-			case "fcfs-fit":
+			case "fcfs-fit", "fcfs-min", "min-big":
 				reply(`{"protocol":1,"ask":"fit"}`)
 			case "ask":
 				reply(`{"protocol":1,"ask":"sometimes"}`)
@@ -120,6 +122,12 @@ func child(mode string) {
 		case "wake":
 			reply(`{"start":[],"wake":0}`)
 			continue
+		case "min-every":
+			reply(`{"start":[],"min_free":1}`)
+			continue
+		case "min-big":
+			reply(`{"start":[],"min_free":99}`)
+			continue
 		case "crash":
 			fmt.Fprintln(os.Stderr, "Traceback: boom")
 			os.Exit(3)
@@ -142,6 +150,11 @@ func child(mode string) {
 			free -= queue[k].need
 		}
 		queue = queue[k:]
+		if mode == "fcfs-min" && len(queue) > 0 { // the head waits for its processors
+			b = fmt.Appendf(b, `],"min_free":%d}`, queue[0].need)
+			reply(string(b))
+			continue
+		}
 		reply(string(append(b, "]}"...)))
 	}
 }
