@@ -409,18 +409,25 @@ func (s *Conservative) Schedule(sys policy.System) {
 	started := false
 	nres := 0 // waiting jobs holding a reservation after this pass so far
 	depth := s.maxRes()
+	// The jobs from firstCand on hold no reservation: they are tried once
+	// every reservation is placed.
+	firstCand := -1
 	for k, j := range waiting {
 		if nres >= depth {
-			// Beyond the reservation depth: j holds none, and starts now
-			// if it fits without delaying any reservation.
-			if al.Free() == 0 {
-				break
+			// Beyond the reservation depth: j holds none (it gives up the
+			// one it held if jobs placed ahead of it took its place in
+			// the order), and starts now if it fits without delaying any
+			// reservation.
+			if old, ok := held(j); ok {
+				full.reserve(old, j.Estimate, -j.Procs)
+				s.valid = false
 			}
-			if s.backfill(sys, j) {
-				started = true
-				if haveBase {
-					base.reserve(now, j.Estimate, j.Alloc.Procs())
-				}
+			s.resv[j.Index], s.seen[j.Index] = math.NaN(), noEpoch
+			if firstCand < 0 {
+				firstCand = k
+			}
+			if !s.q.sorted() {
+				break // in arrival order no job behind holds one
 			}
 			continue
 		}
@@ -514,6 +521,16 @@ func (s *Conservative) Schedule(sys policy.System) {
 			s.seen[j.Index] = full.epoch
 		}
 		nres++
+	}
+	if firstCand >= 0 {
+		for _, j := range waiting[firstCand:] {
+			if al.Free() == 0 {
+				break
+			}
+			if j.Start < 0 && !s.hasRes(j) && s.backfill(sys, j) {
+				started = true
+			}
+		}
 	}
 	if started {
 		s.q.RemoveStarted()
@@ -612,7 +629,10 @@ func (s *Conservative) quick(sys policy.System) bool {
 				break
 			}
 			if al.Free() == 0 {
-				break
+				if !s.q.sorted() {
+					break // in arrival order no job behind holds one
+				}
+				continue
 			}
 			if s.backfill(sys, j) {
 				started = true
@@ -667,11 +687,14 @@ func (s *Conservative) quick(sys policy.System) bool {
 
 // backfill starts j, a waiting job beyond the reservation depth (it holds
 // no reservation), if it fits now without delaying any reservation: full
-// has j.Procs free from now until now + its estimate. It reports whether
-// j started.
+// has j.Procs free from now until now + its estimate. A zero-estimate job
+// needs only to fit now: it is done at the instant it starts, and a
+// reservation at now whose job could not start now (a running job outran
+// its estimate) cannot use those processors at this instant anyway (as
+// EASY: it ends by the shadow time). It reports whether j started.
 func (s *Conservative) backfill(sys policy.System, j *policy.Job) bool {
 	now, full := sys.Now(), &s.full
-	if j.Procs > sys.Capacity().Free() || !full.holds(now, resEnd(now, j.Estimate), j.Procs) || !sys.Start(j) {
+	if j.Procs > sys.Capacity().Free() || (j.Estimate > 0 && !full.holds(now, resEnd(now, j.Estimate), j.Procs)) || !sys.Start(j) {
 		return false
 	}
 	s.started(j)
