@@ -248,6 +248,7 @@ type Conservative struct {
 	// The running jobs and free processors at the start of the pass
 	// (base starts from them).
 	initRun  runSet
+	pm       []int32 // prefix minima of full's free counts (fitsNow), empty when stale
 	initFree int
 	procs    []int  // processors held by each running job, by Job.Index
 	done     []done // jobs finished since the last pass
@@ -435,6 +436,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 		// keep: j's reservation stays in full as it is (an unchanged slot
 		// need not be given up and taken again).
 		keep := false
+		pending := false
 		var t float64
 		if ok && (full.nonNegative() || full.holds(old, resEnd(old, j.Estimate), 0)) {
 			// The old slot is still free, so j's earliest slot is no later:
@@ -459,7 +461,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 			if !moved {
 				keep = true
 			} else {
-				full.reserve(old, j.Estimate, -j.Procs) // give it up
+				pending = true // give it up (when j takes its new place: place)
 			}
 		} else {
 			if ok {
@@ -491,7 +493,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 					if keep {
 						full.reserve(old, j.Estimate, -j.Procs)
 					}
-					full.reserve(now, j.Estimate, j.Alloc.Procs())
+					s.place(j, pending, old, now, j.Alloc.Procs())
 				}
 				continue
 			}
@@ -512,8 +514,10 @@ func (s *Conservative) Schedule(sys policy.System) {
 				base.reserve(t, j.Estimate, j.Procs)
 			}
 			if !keep {
-				full.reserve(t, j.Estimate, j.Procs)
+				s.place(j, pending, old, t, j.Procs)
 			}
+		} else if pending {
+			full.reserve(old, j.Estimate, -j.Procs)
 		}
 		s.resv[j.Index] = t
 		s.seen[j.Index] = noEpoch
@@ -523,17 +527,20 @@ func (s *Conservative) Schedule(sys policy.System) {
 		nres++
 	}
 	if firstCand >= 0 {
-		for _, j := range waiting[firstCand:] {
-			if al.Free() == 0 {
-				break
+		s.pm = s.pm[:0]
+		procs, free := s.q.Procs(), int32(al.Free())
+		for i := firstCand; i < len(waiting) && free > 0; i++ {
+			if procs[i] > free {
+				continue
 			}
-			if j.Start < 0 && !s.hasRes(j) && s.backfill(sys, j) {
+			if j := waiting[i]; j.Start < 0 && !s.hasRes(j) && s.backfill(sys, j) {
 				started = true
+				free = int32(al.Free())
 			}
 		}
 	}
 	if started {
-		s.q.RemoveStarted()
+		s.q.RemoveStarted(0)
 	}
 }
 
@@ -622,6 +629,7 @@ func (s *Conservative) quick(sys policy.System) bool {
 	full.advance(now)
 	ok, started := true, false
 	nres, depth := 0, s.maxRes()
+	s.pm = s.pm[:0] // full changes until the first candidate
 	for _, j := range waiting {
 		if nres >= depth {
 			if s.hasRes(j) {
@@ -665,17 +673,19 @@ func (s *Conservative) quick(sys policy.System) bool {
 			started = true
 			s.started(j)
 			full.reserve(now, j.Estimate, j.Alloc.Procs())
+			s.pm = s.pm[:0]
 			continue
 		}
 		if !math.IsInf(t, 1) {
 			full.reserve(t, j.Estimate, j.Procs)
+			s.pm = s.pm[:0]
 		}
 		s.resv[j.Index] = t
 		s.seen[j.Index] = full.epoch
 		nres++
 	}
 	if started {
-		s.q.RemoveStarted()
+		s.q.RemoveStarted(0)
 	}
 	if !ok {
 		s.valid = false
@@ -683,6 +693,29 @@ func (s *Conservative) quick(sys policy.System) bool {
 	}
 	s.done = s.done[:0] // each ended at or after the end of its place
 	return ok
+}
+
+// place reserves k processors for j at t in full; pending: j gives up its
+// reservation at old at the same time. Moving a reservation to a time that
+// overlaps its old place changes only the parts that differ (the same
+// step function, and so the same breakpoints in a compact profile, as
+// giving up then reserving; the gains recorded are the net ones).
+func (s *Conservative) place(j *policy.Job, pending bool, old, t float64, k int) {
+	full := &s.full
+	if !pending {
+		full.reserve(t, j.Estimate, k)
+		return
+	}
+	oe, te := resEnd(old, j.Estimate), resEnd(t, j.Estimate)
+	if k != j.Procs || t >= old || te <= old || !full.compact {
+		full.reserve(old, j.Estimate, -j.Procs)
+		full.reserve(t, j.Estimate, k)
+		return
+	}
+	full.addRange(t, old, int32(-k))
+	if te < oe { // t + d and old + d may round to the same time
+		full.addRange(te, oe, int32(k))
+	}
 }
 
 // backfill starts j, a waiting job beyond the reservation depth (it holds
@@ -694,12 +727,29 @@ func (s *Conservative) quick(sys policy.System) bool {
 // EASY: it ends by the shadow time). It reports whether j started.
 func (s *Conservative) backfill(sys policy.System, j *policy.Job) bool {
 	now, full := sys.Now(), &s.full
-	if j.Procs > sys.Capacity().Free() || (j.Estimate > 0 && !full.holds(now, resEnd(now, j.Estimate), j.Procs)) || !sys.Start(j) {
+	if j.Procs > sys.Capacity().Free() || (j.Estimate > 0 && !s.fitsNow(resEnd(now, j.Estimate), int32(j.Procs))) || !sys.Start(j) {
 		return false
 	}
 	s.started(j)
 	full.reserve(now, j.Estimate, j.Alloc.Procs())
+	s.pm = s.pm[:0]
 	return true
+}
+
+// fitsNow reports whether full, which starts now, has k free from now
+// until end (> now): the least free count of its breakpoints before end
+// (full.holds, from prefix minima computed once for the candidates of a
+// pass, and again after each start).
+func (s *Conservative) fitsNow(end float64, k int32) bool {
+	f := s.full.f
+	if len(s.pm) == 0 {
+		m := f[0]
+		for _, x := range f {
+			m = min(m, x)
+			s.pm = append(s.pm, m)
+		}
+	}
+	return s.pm[search(s.full.t, end)-1] >= k
 }
 
 // maxRes is the number of waiting jobs that may hold reservations.

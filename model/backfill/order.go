@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/schedlab/schedlab/model/fifo"
 	"github.com/schedlab/schedlab/model/policy"
 )
 
@@ -87,28 +86,36 @@ func parseOrder(p policy.Params, key, def string) (*order, error) {
 	return nil, fmt.Errorf("parameter %s=%q: unknown order", key, v)
 }
 
-// queue is a waiting queue in an order: arrival order (a fifo.Queue) or
-// sorted by the order's key, ties by arrival time then job ID. A dynamic
-// order is re-sorted by resort before each pass.
+// queue is a waiting queue in an order: arrival order, or sorted by the
+// order's key, ties by arrival time then job ID; a dynamic order is
+// re-sorted by resort before each pass. Besides the jobs it keeps their
+// processor counts and estimates in arrays of their own, so that a scan
+// for backfill candidates reads no job it does not start.
 type queue struct {
-	ord  *order
-	est  func(*policy.Job) float64 // the scheduler's estimate of a job
-	fifo fifo.Queue
-	jobs []*policy.Job // sorted orders: the jobs, in order
-	keys []float64     // sorted orders: their keys
+	ord   *order
+	est   func(*policy.Job) float64 // the scheduler's estimate of a job
+	head  int                       // jobs[head:] are queued
+	jobs  []*policy.Job
+	procs []int32   // by position: the job's processor request
+	ests  []float64 // by position: its estimate (fixed while it waits)
+	keys  []float64 // sorted orders, by position: its key
 }
 
 func (q *queue) sorted() bool { return q.ord != nil && q.ord.key != nil }
 
 // Push inserts j at its place (at the tail in arrival order).
 func (q *queue) Push(j *policy.Job, now float64) {
+	p, e := int32(j.Procs), q.est(j)
 	if !q.sorted() {
-		q.fifo.Push(j)
+		q.jobs = append(q.jobs, j)
+		q.procs = append(q.procs, p)
+		q.ests = append(q.ests, e)
+		q.keys = append(q.keys, 0)
 		return
 	}
-	k := q.ord.key(j, q.est(j), now)
+	k := q.ord.key(j, e, now)
 	// The place: after every job that sorts before or equal to j.
-	lo, hi := 0, len(q.jobs)
+	lo, hi := q.head, len(q.jobs)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		if cmpKey(q.keys[m], q.jobs[m], k, j) <= 0 {
@@ -118,6 +125,8 @@ func (q *queue) Push(j *policy.Job, now float64) {
 		}
 	}
 	q.jobs = slices.Insert(q.jobs, lo, j)
+	q.procs = slices.Insert(q.procs, lo, p)
+	q.ests = slices.Insert(q.ests, lo, e)
 	q.keys = slices.Insert(q.keys, lo, k)
 }
 
@@ -147,52 +156,95 @@ func (q *queue) resort(now float64) {
 	if !q.sorted() || !q.ord.dynamic {
 		return
 	}
-	for i, j := range q.jobs {
-		q.keys[i] = q.ord.key(j, q.est(j), now)
+	for i := q.head; i < len(q.jobs); i++ {
+		q.keys[i] = q.ord.key(q.jobs[i], q.ests[i], now)
 	}
-	for i := 1; i < len(q.jobs); i++ {
-		k, j := q.keys[i], q.jobs[i]
+	for i := q.head + 1; i < len(q.jobs); i++ {
+		k, j, p, e := q.keys[i], q.jobs[i], q.procs[i], q.ests[i]
 		m := i
-		for m > 0 && cmpKey(q.keys[m-1], q.jobs[m-1], k, j) > 0 {
-			q.keys[m], q.jobs[m] = q.keys[m-1], q.jobs[m-1]
+		for m > q.head && cmpKey(q.keys[m-1], q.jobs[m-1], k, j) > 0 {
+			q.keys[m], q.jobs[m], q.procs[m], q.ests[m] = q.keys[m-1], q.jobs[m-1], q.procs[m-1], q.ests[m-1]
 			m--
 		}
-		q.keys[m], q.jobs[m] = k, j
+		q.keys[m], q.jobs[m], q.procs[m], q.ests[m] = k, j, p, e
 	}
 }
 
 // Len is the number of jobs queued.
-func (q *queue) Len() int {
-	if !q.sorted() {
-		return q.fifo.Len()
-	}
-	return len(q.jobs)
-}
+func (q *queue) Len() int { return len(q.jobs) - q.head }
 
 // Jobs are the jobs queued, in order (the queue's own slice, valid until
 // the next change).
-func (q *queue) Jobs() []*policy.Job {
-	if !q.sorted() {
-		return q.fifo.Jobs()
+func (q *queue) Jobs() []*policy.Job { return q.jobs[q.head:] }
+
+// Procs and Ests are the processor requests and estimates of Jobs, by
+// position.
+func (q *queue) Procs() []int32  { return q.procs[q.head:] }
+func (q *queue) Ests() []float64 { return q.ests[q.head:] }
+
+// Pop removes the first n jobs.
+func (q *queue) Pop(n int) {
+	clear(q.jobs[q.head : q.head+n])
+	q.head += n
+	if q.head == len(q.jobs) {
+		q.reset(0)
+	} else if q.head >= 64 && q.head*2 >= len(q.jobs) {
+		m := copy(q.jobs, q.jobs[q.head:])
+		copy(q.procs, q.procs[q.head:])
+		copy(q.ests, q.ests[q.head:])
+		copy(q.keys, q.keys[q.head:])
+		clear(q.jobs[m:])
+		q.reset(m)
 	}
-	return q.jobs
 }
 
-// RemoveStarted removes the jobs that have started (Start ≥ 0).
-func (q *queue) RemoveStarted() {
-	if !q.sorted() {
-		q.fifo.RemoveStarted()
+// reset keeps the first n positions, from position 0.
+func (q *queue) reset(n int) {
+	q.head = 0
+	q.jobs, q.procs, q.ests, q.keys = q.jobs[:n], q.procs[:n], q.ests[:n], q.keys[:n]
+}
+
+// removeAt removes the jobs at positions pos (relative to the head,
+// increasing).
+func (q *queue) removeAt(pos []int) {
+	if len(pos) == 0 {
 		return
 	}
-	w := 0
-	for i, j := range q.jobs {
-		if j.Start < 0 {
-			q.jobs[w], q.keys[w] = j, q.keys[i]
+	w := q.head + pos[0]
+	for k, p := range pos {
+		from, to := q.head+p+1, len(q.jobs)
+		if k+1 < len(pos) {
+			to = q.head + pos[k+1]
+		}
+		copy(q.jobs[w:], q.jobs[from:to])
+		copy(q.procs[w:], q.procs[from:to])
+		copy(q.ests[w:], q.ests[from:to])
+		copy(q.keys[w:], q.keys[from:to])
+		w += to - from
+	}
+	clear(q.jobs[w:])
+	q.jobs, q.procs, q.ests, q.keys = q.jobs[:w], q.procs[:w], q.ests[:w], q.keys[:w]
+	if q.head == len(q.jobs) {
+		q.reset(0)
+	}
+}
+
+// RemoveStarted removes the jobs that have started (Start ≥ 0), from
+// position from (relative to the head) on: the jobs before it must not
+// have started.
+func (q *queue) RemoveStarted(from int) {
+	w := q.head + from
+	for i := w; i < len(q.jobs); i++ {
+		if j := q.jobs[i]; j.Start < 0 {
+			q.jobs[w], q.procs[w], q.ests[w], q.keys[w] = j, q.procs[i], q.ests[i], q.keys[i]
 			w++
 		}
 	}
 	clear(q.jobs[w:])
-	q.jobs, q.keys = q.jobs[:w], q.keys[:w]
+	q.jobs, q.procs, q.ests, q.keys = q.jobs[:w], q.procs[:w], q.ests[:w], q.keys[:w]
+	if q.head == len(q.jobs) {
+		q.reset(0)
+	}
 }
 
 // infDepth is the depth of conservative backfilling: every waiting job

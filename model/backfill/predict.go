@@ -35,6 +35,7 @@ type estimates struct {
 	pred  []float64 // by Job.Index: the current prediction
 	first []float64 // by Job.Index: the prediction at submission
 	corr  []uint8   // by Job.Index: corrections applied
+	ended []bool    // by Job.Index: the job has completed
 	hist  map[int64]*[2]float64
 }
 
@@ -62,6 +63,7 @@ func (e *estimates) submit(j *policy.Job) {
 		e.pred = append(e.pred, 0)
 		e.first = append(e.first, 0)
 		e.corr = append(e.corr, 0)
+		e.ended = append(e.ended, false)
 	}
 	p := j.Estimate
 	if h := e.hist[j.User]; j.User >= 0 && h != nil && h[1] >= 0 {
@@ -72,7 +74,11 @@ func (e *estimates) submit(j *policy.Job) {
 
 // finished records j's actual run time in its user's history.
 func (e *estimates) finished(j *policy.Job) {
-	if !e.on || j.User < 0 {
+	if !e.on {
+		return
+	}
+	e.ended[j.Index] = true
+	if j.User < 0 {
 		return
 	}
 	h := e.hist[j.User]
@@ -107,15 +113,12 @@ func (e *estimates) correct(j *policy.Job, now float64) {
 	}
 }
 
-// expiry is the time at which running job j outlives its prediction, 0
-// when it never can (its prediction is its estimate, or zero).
-func (e *estimates) expiry(j *policy.Job) float64 {
+// expiry is the time at which running job j outlives its prediction; ok
+// false when it never can (its prediction is its estimate).
+func (e *estimates) expiry(j *policy.Job) (t float64, ok bool) {
 	if !e.on {
-		return 0
+		return 0, false
 	}
 	p := e.pred[j.Index]
-	if p >= j.Estimate || p <= 0 {
-		return 0
-	}
-	return j.Start + p
+	return j.Start + p, p < j.Estimate
 }
