@@ -93,7 +93,7 @@ func parseOrder(p policy.Params, key, def string) (*order, error) {
 // for backfill candidates reads no job it does not start.
 type queue struct {
 	ord   *order
-	est   func(*policy.Job) float64 // the scheduler's estimate of a job
+	est   func(*policy.Job) float64 // the scheduler's estimate of a job (nil: Job.Estimate)
 	head  int                       // jobs[head:] are queued
 	jobs  []*policy.Job
 	procs []int32   // by position: the job's processor request
@@ -105,7 +105,10 @@ func (q *queue) sorted() bool { return q.ord != nil && q.ord.key != nil }
 
 // Push inserts j at its place (at the tail in arrival order).
 func (q *queue) Push(j *policy.Job, now float64) {
-	p, e := int32(j.Procs), q.est(j)
+	p, e := int32(j.Procs), j.Estimate
+	if q.est != nil {
+		e = q.est(j)
+	}
 	if !q.sorted() {
 		q.jobs = append(q.jobs, j)
 		q.procs = append(q.procs, p)
