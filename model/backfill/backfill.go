@@ -1,16 +1,25 @@
-// Package backfill implements the two classic backfilling schedulers of
-// batch systems, both over a first-come first-served queue and both driven
-// by user runtime estimates (policy.Job.Estimate; replay's
-// --estimates=requested|actual chooses where estimates come from):
+// Package backfill implements the backfilling schedulers of batch
+// systems, driven by user runtime estimates (policy.Job.Estimate;
+// replay's --estimates=requested|actual chooses where estimates come
+// from) or by predictions:
 //
-//   - easy: EASY backfilling (Lifka, "The ANL/IBM SP scheduling system",
-//     JSSPP 1995; as defined by Mu'alem and Feitelson, "Utilization,
-//     predictability, workloads, and user runtime estimates in scheduling
-//     the IBM SP2 with backfilling", IEEE TPDS 12(6) 2001, §2). Only the job
-//     at the head of the queue holds a reservation.
+//   - easy (easy.go): EASY backfilling (Lifka, "The ANL/IBM SP scheduling
+//     system", JSSPP 1995; as defined by Mu'alem and Feitelson,
+//     "Utilization, predictability, workloads, and user runtime estimates
+//     in scheduling the IBM SP2 with backfilling", IEEE TPDS 12(6) 2001,
+//     §2). Only the job at the head of the queue holds a reservation.
+//     Parameters: the queue order (order.go), the order of the backfill
+//     candidates (backfill=sjf: SJBF), and Tsafrir, Etsion & Feitelson
+//     2007's user-based predictions (predict=user2, predict.go).
 //   - conservative: conservative backfilling (Mu'alem and Feitelson 2001,
 //     §2): every waiting job holds a reservation, and a job may move ahead
-//     only if it delays no reservation.
+//     only if it delays no reservation. Parameter: the queue order.
+//   - depth: reservation depth k: the first k waiting jobs hold
+//     reservations (conservative's machinery, limited to k); k = 1 gives
+//     EASY's schedules, k = inf is conservative.
+//
+// docs/backfilling.md describes the orders, the depth and the predictions
+// with their sources and modelling choices.
 //
 // # Modelling choices
 //

@@ -2,6 +2,7 @@ package backfill
 
 import (
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -173,4 +174,38 @@ func benchSched(tb testing.TB, spec string, m policy.Machine) policy.Scheduler {
 	}
 	tb.Fatalf("no scheduler %s", name)
 	return nil
+}
+
+// BenchmarkOldProfileEquality is the benchmark-sized check of conservative
+// backfilling against the old profile (oldprofile_test.go) on the real
+// logs too long for TestConservativeProfileEquality: every job must start
+// at the same time (RICC-2010-2 only with BACKFILL_JOBS, the old profile
+// being far too slow for the whole log).
+func BenchmarkOldProfileEquality(b *testing.B) {
+	for _, l := range realLogs[2:] {
+		b.Run(strings.TrimSuffix(l.file, ".swf.gz"), func(b *testing.B) {
+			if l.procs == 8192 && os.Getenv("BACKFILL_JOBS") == "" {
+				b.Skip("set BACKFILL_JOBS")
+			}
+			src, m := realLogJobs(b, l.file, l.procs)
+			for i := 0; i < b.N; i++ {
+				var starts [2][]float64
+				for k, s := range []policy.Scheduler{newOldConservative(), NewConservative()} {
+					jobs := slices.Clone(src)
+					res, err := engine.Run(jobs, m, flat.NewCount(m.Procs), s, engine.Options{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					for _, j := range res.Jobs {
+						starts[k] = append(starts[k], j.Start)
+					}
+				}
+				for i := range starts[0] {
+					if starts[0][i] != starts[1][i] {
+						b.Fatalf("job %d starts at %g with the old profile, %g with the new", src[i].ID, starts[0][i], starts[1][i])
+					}
+				}
+			}
+		})
+	}
 }
