@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/trace"
@@ -15,6 +16,10 @@ import (
 const (
 	EstimatesRequested = "requested" // the user's requested time when known (>= 0, finite), else the actual run time
 	EstimatesActual    = "actual"    // always the actual run time (perfect estimates)
+	// EstimatesFactor, "factor:x=X", is X times the actual run time (X >
+	// 0, finite; Mu'alem & Feitelson 2001's f model with a constant
+	// factor).
+	EstimatesFactor = "factor"
 )
 
 // Rejection is a record Jobs refused, with the reason.
@@ -32,7 +37,8 @@ type Rejection = policy.Rejection
 //   - estimate: the requested time when estimates is "requested" and the
 //     requested time is known (>= 0 and finite; see trace.Job.Estimate: a
 //     zero requested time is a known zero estimate), else the actual run
-//     time ("actual" always uses the actual run time). An estimate shorter than the run time is kept:
+//     time ("actual" always uses the actual run time; "factor:x=X", X times
+//     it). An estimate shorter than the run time is kept:
 //     the job runs its actual time (policies see that it outran its estimate);
 //   - mesh shape: Width/Height from req_width/req_height when > 0, else 0;
 //   - priority and deadline (Job.Window, nil when the record has
@@ -49,6 +55,7 @@ type Rejection = policy.Rejection
 // with CheckEstimates.
 func Jobs(t *trace.Trace, m policy.Machine, estimates string) ([]policy.Job, []Rejection) {
 	jobs := make([]policy.Job, 0, len(t.Jobs))
+	factor, _ := estimateFactor(estimates) // 0 unless factor:x=X
 	var rej []Rejection
 	var slab []policy.Malleable // Malleable records, allocated in blocks
 	var wslab []policy.Window   // Window records, allocated in blocks
@@ -73,7 +80,9 @@ func Jobs(t *trace.Trace, m policy.Machine, estimates string) ([]policy.Job, []R
 			continue
 		}
 		est := tj.Run
-		if e := tj.Estimate(); estimates != EstimatesActual && !math.IsInf(e, 0) && !math.IsNaN(e) {
+		if factor > 0 {
+			est = factor * tj.Run
+		} else if e := tj.Estimate(); estimates != EstimatesActual && !math.IsInf(e, 0) && !math.IsNaN(e) {
 			est = e
 		}
 		j := policy.Job{
@@ -210,10 +219,37 @@ func known(x float64) float64 {
 	return -1
 }
 
-// CheckEstimates returns an error unless mode is "requested" or "actual".
+// CheckEstimates returns an error unless mode is "requested", "actual"
+// or "factor:x=X" with X > 0 finite.
 func CheckEstimates(mode string) error {
-	if mode != EstimatesRequested && mode != EstimatesActual {
-		return fmt.Errorf("estimates %q: want %q or %q", mode, EstimatesRequested, EstimatesActual)
+	if mode == EstimatesRequested || mode == EstimatesActual {
+		return nil
 	}
-	return nil
+	if strings.HasPrefix(mode, EstimatesFactor) {
+		_, err := estimateFactor(mode)
+		return err
+	}
+	return fmt.Errorf("estimates %q: want %q, %q or %s:x=X", mode, EstimatesRequested, EstimatesActual, EstimatesFactor)
+}
+
+// estimateFactor returns X of mode "factor:x=X" (0 for another mode).
+func estimateFactor(mode string) (float64, error) {
+	name, p, err := policy.ParseSpec(mode)
+	if err != nil || name != EstimatesFactor {
+		return 0, fmt.Errorf("estimates %q: want %s:x=X", mode, EstimatesFactor)
+	}
+	if err := p.Check("x"); err != nil {
+		return 0, fmt.Errorf("estimates %q: %w", mode, err)
+	}
+	if _, ok := p["x"]; !ok {
+		return 0, fmt.Errorf("estimates %q: parameter x missing (factor:x=X)", mode)
+	}
+	x, err := p.Float("x", 0)
+	if err != nil {
+		return 0, fmt.Errorf("estimates %q: %w", mode, err)
+	}
+	if !(x > 0) || math.IsInf(x, 1) {
+		return 0, fmt.Errorf("estimates %q: parameter x=%g: want a finite factor > 0", mode, x)
+	}
+	return x, nil
 }

@@ -107,3 +107,42 @@ func TestJobsPriorityDeadline(t *testing.T) {
 		t.Error("a job with neither priority nor deadline has a Window")
 	}
 }
+
+// TestEstimatesFactor: factor:x=X makes every estimate X times the run
+// time, whatever the request; bad modes are one error naming the value.
+func TestEstimatesFactor(t *testing.T) {
+	tr := &trace.Trace{}
+	for i, r := range []float64{5, 0, 40} {
+		j := trace.NewJob(int64(i + 1))
+		j.Submit, j.Run, j.ReqProcs, j.ReqTime = float64(i), r, 1, 1000
+		tr.Jobs = append(tr.Jobs, j)
+	}
+	m := policy.Machine{Kind: policy.Flat, Procs: 4}
+	for _, c := range []struct {
+		mode string
+		want string
+	}{
+		{"factor:x=3", "15 0 120"},
+		{"factor:x=0.5", "2.5 0 20"},
+		{admit.EstimatesRequested, "1000 1000 1000"},
+		{admit.EstimatesActual, "5 0 40"},
+	} {
+		if err := admit.CheckEstimates(c.mode); err != nil {
+			t.Fatalf("%s: %v", c.mode, err)
+		}
+		jobs, _ := admit.Jobs(tr, m, c.mode)
+		var got []string
+		for _, j := range jobs {
+			got = append(got, fmt.Sprint(j.Estimate))
+		}
+		if g := strings.Join(got, " "); g != c.want {
+			t.Errorf("%s: estimates %s, want %s", c.mode, g, c.want)
+		}
+	}
+	for _, bad := range []string{"factor", "factor:x=0", "factor:x=-2", "factor:x=inf", "factor:x=abc", "factor:y=2", "factors:x=2", "predicted"} {
+		err := admit.CheckEstimates(bad)
+		if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), bad) {
+			t.Errorf("%s: error %v, want one line naming it", bad, err)
+		}
+	}
+}

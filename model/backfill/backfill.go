@@ -1,16 +1,25 @@
-// Package backfill implements the two classic backfilling schedulers of
-// batch systems, both over a first-come first-served queue and both driven
-// by user runtime estimates (policy.Job.Estimate; replay's
-// --estimates=requested|actual chooses where estimates come from):
+// Package backfill implements the backfilling schedulers of batch
+// systems, driven by user runtime estimates (policy.Job.Estimate;
+// replay's --estimates=requested|actual chooses where estimates come
+// from) or by predictions:
 //
-//   - easy: EASY backfilling (Lifka, "The ANL/IBM SP scheduling system",
-//     JSSPP 1995; as defined by Mu'alem and Feitelson, "Utilization,
-//     predictability, workloads, and user runtime estimates in scheduling
-//     the IBM SP2 with backfilling", IEEE TPDS 12(6) 2001, §2). Only the job
-//     at the head of the queue holds a reservation.
+//   - easy (easy.go): EASY backfilling (Lifka, "The ANL/IBM SP scheduling
+//     system", JSSPP 1995; as defined by Mu'alem and Feitelson,
+//     "Utilization, predictability, workloads, and user runtime estimates
+//     in scheduling the IBM SP2 with backfilling", IEEE TPDS 12(6) 2001,
+//     §2). Only the job at the head of the queue holds a reservation.
+//     Parameters: the queue order (order.go), the order of the backfill
+//     candidates (backfill=sjf: SJBF), and Tsafrir, Etsion & Feitelson
+//     2007's user-based predictions (predict=user2, predict.go).
 //   - conservative: conservative backfilling (Mu'alem and Feitelson 2001,
 //     §2): every waiting job holds a reservation, and a job may move ahead
-//     only if it delays no reservation.
+//     only if it delays no reservation. Parameter: the queue order.
+//   - depth: reservation depth k: the first k waiting jobs hold
+//     reservations (conservative's machinery, limited to k); k = 1 gives
+//     EASY's schedules, k = inf is conservative.
+//
+// docs/backfilling.md describes the orders, the depth and the predictions
+// with their sources and modelling choices.
 //
 // # Modelling choices
 //
@@ -79,33 +88,99 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 
-	"github.com/schedlab/schedlab/model/fifo"
 	"github.com/schedlab/schedlab/model/policy"
 )
 
 // Schedulers returns the backfilling schedulers for the catalog.
 func Schedulers() []policy.SchedulerSpec {
+	orderParam := policy.Param{Name: "order", Default: "fcfs", Doc: "order of the waiting queue (reservations and backfill candidates), ties by arrival then job ID: " + orderDoc()}
 	return []policy.SchedulerSpec{
-		spec("easy", "EASY backfilling: FCFS, the head job holds a reservation (Lifka 1995; Mu'alem & Feitelson TPDS 2001 §2)",
-			func() policy.Scheduler { return NewEASY() }),
-		spec("conservative", "conservative backfilling: every waiting job holds a reservation (Mu'alem & Feitelson TPDS 2001 §2)",
-			func() policy.Scheduler { return NewConservative() }),
+		{
+			Name: "easy",
+			Doc:  "EASY backfilling: the head job holds a reservation (Lifka 1995; Mu'alem & Feitelson TPDS 2001 §2); easy:backfill=sjf is SJBF and easy:predict=user2,backfill=sjf EASY++ (Tsafrir, Etsion & Feitelson TPDS 2007)",
+			Params: []policy.Param{
+				orderParam,
+				{Name: "backfill", Default: "the order", Doc: "order in which the backfill candidates are tried (one of the orders; sjf with order=fcfs: SJBF, Tsafrir, Etsion & Feitelson 2007)"},
+				{Name: "predict", Default: predictOff, Doc: "off: the runtime estimates; user2: Tsafrir, Etsion & Feitelson 2007's prediction (the mean run time of the user's last two completed jobs, capped by the estimate, corrected when outlived; docs/backfilling.md)"},
+			},
+			New: func(m policy.Machine, p policy.Params) (policy.Scheduler, error) {
+				if err := p.Check("backfill", "order", "predict"); err != nil {
+					return nil, fmt.Errorf("easy: %w", err)
+				}
+				ord, err := parseOrder(p, "order", "fcfs")
+				if err != nil {
+					return nil, fmt.Errorf("easy: %w", err)
+				}
+				bf, err := parseOrder(p, "backfill", ord.name)
+				if err != nil {
+					return nil, fmt.Errorf("easy: %w", err)
+				}
+				pred, err := p.Choice("predict", predictOff, predictOff, predictUser2)
+				if err != nil {
+					return nil, fmt.Errorf("easy: %w", err)
+				}
+				return newEASY(ord, bf, pred), nil
+			},
+		},
+		{
+			Name:   "conservative",
+			Doc:    "conservative backfilling: every waiting job holds a reservation (Mu'alem & Feitelson TPDS 2001 §2); depth:k=inf",
+			Params: []policy.Param{orderParam},
+			New: func(m policy.Machine, p policy.Params) (policy.Scheduler, error) {
+				if err := p.Check("order"); err != nil {
+					return nil, fmt.Errorf("conservative: %w", err)
+				}
+				ord, err := parseOrder(p, "order", "fcfs")
+				if err != nil {
+					return nil, fmt.Errorf("conservative: %w", err)
+				}
+				return newDepth(infDepth, ord), nil
+			},
+		},
+		{
+			Name: "depth",
+			Doc:  "backfilling with reservation depth k: the first k waiting jobs hold reservations, kept and compressed as conservative's; k=0 none (aggressive), k=1 EASY's schedule, k=inf conservative (Flux's reserve depth; Maui's RESERVATIONDEPTH)",
+			Params: []policy.Param{
+				{Name: "k", Default: "1", Doc: "reservation depth: an integer ≥ 0, or inf"},
+				orderParam,
+			},
+			// Run only when named: at its default it repeats easy's
+			// schedule, and the default pairs stay as they were.
+			Named: true,
+			New: func(m policy.Machine, p policy.Params) (policy.Scheduler, error) {
+				if err := p.Check("k", "order"); err != nil {
+					return nil, fmt.Errorf("depth: %w", err)
+				}
+				k, err := parseDepth(p)
+				if err != nil {
+					return nil, fmt.Errorf("depth: %w", err)
+				}
+				ord, err := parseOrder(p, "order", "fcfs")
+				if err != nil {
+					return nil, fmt.Errorf("depth: %w", err)
+				}
+				return newDepth(k, ord), nil
+			},
+		},
 	}
 }
 
-// spec is the registry entry of a backfilling scheduler (no parameters).
-func spec(name, doc string, newSched func() policy.Scheduler) policy.SchedulerSpec {
-	return policy.SchedulerSpec{
-		Name: name,
-		Doc:  doc,
-		New: func(m policy.Machine, p policy.Params) (policy.Scheduler, error) {
-			if err := p.Check(); err != nil {
-				return nil, fmt.Errorf("%s: %w", name, err)
-			}
-			return newSched(), nil
-		},
+// parseDepth reads parameter k: an integer ≥ 0, or inf (infDepth).
+func parseDepth(p policy.Params) (int, error) {
+	v, ok := p["k"]
+	if !ok {
+		return 1, nil
 	}
+	if v == "inf" {
+		return infDepth, nil
+	}
+	k, err := strconv.Atoi(v)
+	if err != nil || k < 0 {
+		return 0, fmt.Errorf("parameter k=%q: want an integer ≥ 0 or inf", v)
+	}
+	return k, nil
 }
 
 // runSet is the set of running jobs ordered by estimated end
@@ -114,118 +189,38 @@ type runSet []*policy.Job
 
 func estEnd(j *policy.Job) float64 { return j.Start + j.Estimate }
 
-func (r runSet) search(j *policy.Job) int {
-	e := estEnd(j)
+func (r runSet) search(j *policy.Job) int { return r.searchBy(j, estEnd) }
+
+// searchBy is search with end as the estimated end of a job.
+func (r runSet) searchBy(j *policy.Job, end func(*policy.Job) float64) int {
+	e := end(j)
 	return sort.Search(len(r), func(i int) bool {
-		ei := estEnd(r[i])
+		ei := end(r[i])
 		return ei > e || ei == e && r[i].ID >= j.ID
 	})
 }
 
-func (r *runSet) add(j *policy.Job) {
-	i := r.search(j)
+func (r *runSet) add(j *policy.Job) { r.addBy(j, estEnd) }
+
+// addBy is add with end as the estimated end of a job.
+func (r *runSet) addBy(j *policy.Job, end func(*policy.Job) float64) {
+	i := r.searchBy(j, end)
 	*r = append(*r, nil)
 	copy((*r)[i+1:], (*r)[i:])
 	(*r)[i] = j
 }
 
-func (r *runSet) remove(j *policy.Job) {
-	for i := r.search(j); i < len(*r); i++ {
+func (r *runSet) remove(j *policy.Job) { r.removeBy(j, estEnd) }
+
+// removeBy is remove with end as the estimated end of a job.
+func (r *runSet) removeBy(j *policy.Job, end func(*policy.Job) float64) {
+	for i := r.searchBy(j, end); i < len(*r); i++ {
 		if (*r)[i] == j {
 			*r = append((*r)[:i], (*r)[i+1:]...)
 			return
 		}
 	}
 	panic(fmt.Sprintf("backfill: finished job %d was not running", j.ID))
-}
-
-// EASY is EASY backfilling. When the head of the queue cannot start, it
-// gets a reservation at the shadow time: walking the running jobs by
-// estimated end and freeing their processors, the first time the head
-// fits. The extra processors are those free at the shadow time beyond the
-// head's request. A later job (in queue order) is backfilled when it fits
-// now and either ends (now + estimate) by the shadow time or uses no more
-// than the extra processors (which it then consumes).
-type EASY struct {
-	q   fifo.Queue
-	run runSet
-}
-
-// NewEASY returns an EASY backfilling scheduler.
-func NewEASY() *EASY { return &EASY{} }
-
-// Submit appends j to the queue.
-func (s *EASY) Submit(j *policy.Job) { s.q.Push(j) }
-
-// Finished forgets j.
-func (s *EASY) Finished(j *policy.Job) { s.run.remove(j) }
-
-// Waiting is the queue length.
-func (s *EASY) Waiting() int { return s.q.Len() }
-
-// Schedule starts the head while it fits, then backfills around the head's
-// reservation.
-func (s *EASY) Schedule(sys policy.System) {
-	al := sys.Capacity()
-	for s.q.Len() > 0 {
-		j := s.q.Front()
-		if j.Procs > al.Free() || !sys.Start(j) {
-			break
-		}
-		s.run.add(j)
-		s.q.Pop()
-	}
-	if s.q.Len() < 2 || al.Free() == 0 {
-		return
-	}
-	now := sys.Now()
-	waiting := s.q.Jobs()
-	head := waiting[0]
-	// Shadow time: the first estimated release after which the head fits
-	// by count; every job released at that same time counts toward the
-	// extra processors. When the head fits by count now but the allocator
-	// could not place it (fragmentation), the shadow time is the next
-	// release after now.
-	shadow, extra := math.Inf(1), 0
-	avail := al.Free()
-	placeFailed := avail >= head.Procs
-	for k, r := range s.run {
-		avail += r.Alloc.Procs()
-		e := max(estEnd(r), now)
-		if avail < head.Procs || (placeFailed && e == now) {
-			continue
-		}
-		if k+1 < len(s.run) && max(estEnd(s.run[k+1]), now) == e {
-			continue // release the whole batch ending at e first
-		}
-		shadow, extra = e, avail-head.Procs
-		break
-	}
-	started := false
-	for _, j := range waiting[1:] {
-		free := al.Free()
-		if free == 0 {
-			break
-		}
-		if j.Procs > free {
-			continue
-		}
-		endsBy := now+j.Estimate <= shadow
-		if !endsBy && j.Procs > extra {
-			continue
-		}
-		if !sys.Start(j) {
-			continue
-		}
-		s.run.add(j)
-		started = true
-		if !endsBy {
-			extra -= j.Alloc.Procs()
-		}
-	}
-	if started {
-		s.q.RemoveStarted()
-	}
 }
 
 // Conservative is conservative backfilling: every waiting job holds a
@@ -243,8 +238,13 @@ func (s *EASY) Schedule(sys policy.System) {
 // order decides), and the later jobs it displaces move in turn.
 // The reservation of each waiting job is the scheduler's own state (resv).
 type Conservative struct {
-	q    fifo.Queue
-	resv []float64 // reservation of each waiting job, by Job.Index (resOf)
+	q queue
+	// limited: only the first depth waiting jobs in queue order hold
+	// reservations (else all do); the others start only if they fit now
+	// without delaying any reservation (see newDepth).
+	limited bool
+	depth   int
+	resv    []float64 // reservation of each waiting job, by Job.Index (resOf)
 	// The epoch of full (profile.newEpoch, one per compressing pass) of
 	// each waiting job's last search of full, by Job.Index, when that
 	// search showed that full then had no slot for it before the
@@ -257,6 +257,7 @@ type Conservative struct {
 	// The running jobs and free processors at the start of the pass
 	// (base starts from them).
 	initRun  runSet
+	pm       []int32 // prefix minima of full's free counts (fitsNow), empty when stale
 	initFree int
 	procs    []int  // processors held by each running job, by Job.Index
 	done     []done // jobs finished since the last pass
@@ -302,7 +303,15 @@ func (s *Conservative) unchanged(j *policy.Job, old float64) (skip bool, by floa
 }
 
 // NewConservative returns a conservative backfilling scheduler.
-func NewConservative() *Conservative { return &Conservative{} }
+func NewConservative() *Conservative { return newDepth(infDepth, nil) }
+
+// newDepth returns backfilling with reservation depth k (infDepth:
+// conservative) and queue order ord (nil: arrival order).
+func newDepth(k int, ord *order) *Conservative {
+	s := &Conservative{depth: k, limited: k != infDepth}
+	s.q = queue{ord: ord, est: func(j *policy.Job) float64 { return j.Estimate }}
+	return s
+}
 
 // resOf is the reservation of a waiting job: NaN before its first pass,
 // +Inf when none is possible.
@@ -321,7 +330,7 @@ func (s *Conservative) Submit(j *policy.Job) {
 		s.seen = append(s.seen, noEpoch)
 	}
 	s.seen[j.Index] = noEpoch
-	s.q.Push(j)
+	s.q.Push(j, j.Submit)
 	s.dirty = true
 }
 
@@ -359,6 +368,12 @@ func (s *Conservative) Schedule(sys policy.System) {
 	}
 	s.dirty = false
 	s.full.track = true
+	if s.q.sorted() {
+		s.q.resort(sys.Now())
+		if s.limited {
+			s.dropBeyondDepth()
+		}
+	}
 	if s.quick(sys) {
 		return
 	}
@@ -396,17 +411,41 @@ func (s *Conservative) Schedule(sys policy.System) {
 		for _, w := range waiting[:k] {
 			if w.Start >= 0 {
 				base.reserve(now, w.Estimate, w.Alloc.Procs())
-			} else if t := s.resOf(w); !math.IsInf(t, 1) {
+			} else if t := s.resOf(w); s.hasRes(w) && !math.IsInf(t, 1) {
 				base.reserve(t, w.Estimate, w.Procs)
 			}
 		}
 	}
 	started := false
+	nres := 0 // waiting jobs holding a reservation after this pass so far
+	depth := s.maxRes()
+	// The jobs from firstCand on hold no reservation: they are tried once
+	// every reservation is placed.
+	firstCand := -1
 	for k, j := range waiting {
+		if nres >= depth {
+			// Beyond the reservation depth: j holds none (it gives up the
+			// one it held if jobs placed ahead of it took its place in
+			// the order), and starts now if it fits without delaying any
+			// reservation.
+			if old, ok := held(j); ok {
+				full.reserve(old, j.Estimate, -j.Procs)
+				s.valid = false
+			}
+			s.resv[j.Index], s.seen[j.Index] = math.NaN(), noEpoch
+			if firstCand < 0 {
+				firstCand = k
+			}
+			if !s.q.sorted() {
+				break // in arrival order no job behind holds one
+			}
+			continue
+		}
 		old, ok := held(j)
 		// keep: j's reservation stays in full as it is (an unchanged slot
 		// need not be given up and taken again).
 		keep := false
+		pending := false
 		var t float64
 		if ok && (full.nonNegative() || full.holds(old, resEnd(old, j.Estimate), 0)) {
 			// The old slot is still free, so j's earliest slot is no later:
@@ -431,7 +470,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 			if !moved {
 				keep = true
 			} else {
-				full.reserve(old, j.Estimate, -j.Procs) // give it up
+				pending = true // give it up (when j takes its new place: place)
 			}
 		} else {
 			if ok {
@@ -463,7 +502,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 					if keep {
 						full.reserve(old, j.Estimate, -j.Procs)
 					}
-					full.reserve(now, j.Estimate, j.Alloc.Procs())
+					s.place(j, pending, old, now, j.Alloc.Procs())
 				}
 				continue
 			}
@@ -484,17 +523,33 @@ func (s *Conservative) Schedule(sys policy.System) {
 				base.reserve(t, j.Estimate, j.Procs)
 			}
 			if !keep {
-				full.reserve(t, j.Estimate, j.Procs)
+				s.place(j, pending, old, t, j.Procs)
 			}
+		} else if pending {
+			full.reserve(old, j.Estimate, -j.Procs)
 		}
 		s.resv[j.Index] = t
 		s.seen[j.Index] = noEpoch
 		if sure {
 			s.seen[j.Index] = full.epoch
 		}
+		nres++
+	}
+	if firstCand >= 0 {
+		s.pm = s.pm[:0]
+		procs, free := s.q.Procs(), int32(al.Free())
+		for i := firstCand; i < len(waiting) && free > 0; i++ {
+			if procs[i] > free {
+				continue
+			}
+			if j := waiting[i]; j.Start < 0 && !s.hasRes(j) && s.backfill(sys, j) {
+				started = true
+				free = int32(al.Free())
+			}
+		}
 	}
 	if started {
-		s.q.RemoveStarted()
+		s.q.RemoveStarted(0)
 	}
 }
 
@@ -582,7 +637,25 @@ func (s *Conservative) quick(sys policy.System) bool {
 	full, al := &s.full, sys.Capacity()
 	full.advance(now)
 	ok, started := true, false
+	nres, depth := 0, s.maxRes()
+	s.pm = s.pm[:0] // full changes until the first candidate
 	for _, j := range waiting {
+		if nres >= depth {
+			if s.hasRes(j) {
+				ok = false // a reservation beyond the depth: a full pass drops it
+				break
+			}
+			if al.Free() == 0 {
+				if !s.q.sorted() {
+					break // in arrival order no job behind holds one
+				}
+				continue
+			}
+			if s.backfill(sys, j) {
+				started = true
+			}
+			continue
+		}
 		if s.hasRes(j) {
 			if s.resOf(j) == now {
 				if al.Free() < j.Procs || !sys.Start(j) {
@@ -595,7 +668,9 @@ func (s *Conservative) quick(sys policy.System) bool {
 					ok = false // the profile holds j.Procs
 					break
 				}
+				continue
 			}
+			nres++
 			continue
 		}
 		t := full.earliest(j.Procs, j.Estimate, now)
@@ -607,16 +682,19 @@ func (s *Conservative) quick(sys policy.System) bool {
 			started = true
 			s.started(j)
 			full.reserve(now, j.Estimate, j.Alloc.Procs())
+			s.pm = s.pm[:0]
 			continue
 		}
 		if !math.IsInf(t, 1) {
 			full.reserve(t, j.Estimate, j.Procs)
+			s.pm = s.pm[:0]
 		}
 		s.resv[j.Index] = t
 		s.seen[j.Index] = full.epoch
+		nres++
 	}
 	if started {
-		s.q.RemoveStarted()
+		s.q.RemoveStarted(0)
 	}
 	if !ok {
 		s.valid = false
@@ -624,4 +702,91 @@ func (s *Conservative) quick(sys policy.System) bool {
 	}
 	s.done = s.done[:0] // each ended at or after the end of its place
 	return ok
+}
+
+// place reserves k processors for j at t in full; pending: j gives up its
+// reservation at old at the same time. Moving a reservation to a time that
+// overlaps its old place changes only the parts that differ (the same
+// step function, and so the same breakpoints in a compact profile, as
+// giving up then reserving; the gains recorded are the net ones).
+func (s *Conservative) place(j *policy.Job, pending bool, old, t float64, k int) {
+	full := &s.full
+	if !pending {
+		full.reserve(t, j.Estimate, k)
+		return
+	}
+	oe, te := resEnd(old, j.Estimate), resEnd(t, j.Estimate)
+	if k != j.Procs || t >= old || te <= old || !full.compact {
+		full.reserve(old, j.Estimate, -j.Procs)
+		full.reserve(t, j.Estimate, k)
+		return
+	}
+	full.addRange(t, old, int32(-k))
+	if te < oe { // t + d and old + d may round to the same time
+		full.addRange(te, oe, int32(k))
+	}
+}
+
+// backfill starts j, a waiting job beyond the reservation depth (it holds
+// no reservation), if it fits now without delaying any reservation: full
+// has j.Procs free from now until now + its estimate. A zero-estimate job
+// needs only to fit now: it is done at the instant it starts, and a
+// reservation at now whose job could not start now (a running job outran
+// its estimate) cannot use those processors at this instant anyway (as
+// EASY: it ends by the shadow time). It reports whether j started.
+func (s *Conservative) backfill(sys policy.System, j *policy.Job) bool {
+	now, full := sys.Now(), &s.full
+	if j.Procs > sys.Capacity().Free() || (j.Estimate > 0 && !s.fitsNow(resEnd(now, j.Estimate), int32(j.Procs))) || !sys.Start(j) {
+		return false
+	}
+	s.started(j)
+	full.reserve(now, j.Estimate, j.Alloc.Procs())
+	s.pm = s.pm[:0]
+	return true
+}
+
+// fitsNow reports whether full, which starts now, has k free from now
+// until end (> now): the least free count of its breakpoints before end
+// (full.holds, from prefix minima computed once for the candidates of a
+// pass, and again after each start).
+func (s *Conservative) fitsNow(end float64, k int32) bool {
+	f := s.full.f
+	if len(s.pm) == 0 {
+		m := f[0]
+		for _, x := range f {
+			m = min(m, x)
+			s.pm = append(s.pm, m)
+		}
+	}
+	return s.pm[search(s.full.t, end)-1] >= k
+}
+
+// maxRes is the number of waiting jobs that may hold reservations.
+func (s *Conservative) maxRes() int {
+	if s.limited {
+		return s.depth
+	}
+	return infDepth
+}
+
+// dropBeyondDepth takes their reservations from the waiting jobs that hold
+// one behind depth others in queue order (after the order changed:
+// never in arrival order, where the jobs ahead only leave).
+func (s *Conservative) dropBeyondDepth() {
+	nres := 0
+	for _, j := range s.q.Jobs() {
+		if !s.hasRes(j) {
+			continue
+		}
+		if nres < s.depth {
+			nres++
+			continue
+		}
+		if t := s.resOf(j); s.synced && !math.IsInf(t, 1) {
+			s.full.reserve(t, j.Estimate, -j.Procs)
+		}
+		s.resv[j.Index] = math.NaN()
+		s.seen[j.Index] = noEpoch
+		s.valid = false
+	}
 }

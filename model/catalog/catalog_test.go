@@ -22,7 +22,7 @@ func TestNamesAreTheContract(t *testing.T) {
 	for _, s := range Schedulers() {
 		got = append(got, s.Name)
 	}
-	want := "fcfs sjf smallest largest ssd if sa mq scan static lazy prio-res pcw easy conservative eq alpha lrwf mrwf wk we wf ext"
+	want := "fcfs sjf smallest largest ssd if sa mq scan static lazy prio-res pcw easy conservative depth eq alpha lrwf mrwf wk we wf ext"
 	if g := strings.Join(got, " "); g != want {
 		t.Errorf("schedulers %q, want %q", g, want)
 	}

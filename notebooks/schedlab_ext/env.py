@@ -40,6 +40,7 @@ gymnasium is not required, and when it is importable the class is a
 
 import gzip
 import os
+import queue
 import random
 import socket
 import shutil
@@ -88,6 +89,11 @@ def read_swf(path):
     return recs, maxprocs
 
 
+def _worker(q):
+    while True:
+        q.get()()
+
+
 _Base = _gym.Env if _gym is not None else object
 
 
@@ -111,6 +117,12 @@ class SchedEnv(_Base):
         self.records, maxprocs = read_swf(trace)
         if not self.records:
             raise ValueError("%s: no job records" % trace)
+        # What _spawn writes of each record: the submit time (shifted to
+        # the window's start), the run time (for the reward), fields 3-18.
+        self._submit = [float(r[1]) for r in self.records]
+        self._runtime = [float(r[3]) for r in self.records]
+        self._tail = [" ".join(r[2:18]) for r in self.records]
+        self._work = None  # the background worker's queue
         if machine is None:
             if maxprocs <= 0:
                 raise ValueError("%s: no MaxProcs in the header: give machine=" % trace)
@@ -151,17 +163,14 @@ class SchedEnv(_Base):
         it connects to a socket this process listens on."""
         d = tempfile.mkdtemp(prefix="schedlab-env-")
         swf = os.path.join(d, "window.swf")
-        recs = self.records[start:start + self.window]
-        t0 = float(recs[0][1])
-        runs = {}
+        end = start + self.window
+        sub, tail = self._submit, self._tail
+        t0 = sub[start]
+        runs = dict(enumerate(self._runtime[start:end]))
         with open(swf, "w") as f:
             f.write("; MaxProcs: %d\n" % self.procs)
-            for i, r in enumerate(recs):
-                r = list(r)
-                r[0] = str(i + 1)
-                r[1] = "%.17g" % (float(r[1]) - t0)
-                runs[i] = float(r[3])
-                f.write(" ".join(r) + "\n")
+            f.write("".join(["%d %.17g %s\n" % (i + 1, sub[k] - t0, tail[k])
+                             for i, k in enumerate(range(start, end))]))
         sock = os.path.join(d, "sock")
         lst = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         lst.bind(sock)
@@ -224,22 +233,30 @@ class SchedEnv(_Base):
             if kill:
                 r.cleanup()
             else:  # its files, in the background
-                threading.Thread(target=r.cleanup, daemon=True).start()
+                self._later(r.cleanup)
         if failed:
             raise RuntimeError(failed)
 
+    def _later(self, fn):
+        """Run fn on the background worker (one thread, started once: a
+        queue does not wait for it, as starting a thread would)."""
+        if self._work is None:
+            self._work = queue.SimpleQueue()
+            threading.Thread(target=_worker, args=(self._work,), daemon=True).start()
+        self._work.put(fn)
+
     def _spawn_later(self, start):
-        """_spawn in a thread: the next window's replay, while this episode
-        runs (taken by _take_next)."""
-        box = {"start": start}
+        """_spawn on the background worker: the next window's replay, while
+        this episode runs (taken by _take_next)."""
+        box = {"start": start, "done": threading.Event()}
 
         def work():
             try:
                 box["run"] = self._spawn(start)
             except BaseException as e:  # raised by _take_next
                 box["err"] = e
-        box["thread"] = threading.Thread(target=work, daemon=True)
-        box["thread"].start()
+            box["done"].set()
+        self._later(work)
         return box
 
     def _take_next(self):
@@ -247,7 +264,7 @@ class SchedEnv(_Base):
         box, self._next = self._next, None
         if box is None:
             return None
-        box["thread"].join()
+        box["done"].wait()
         if "err" in box:
             raise box["err"]
         return box["run"]

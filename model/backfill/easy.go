@@ -1,0 +1,269 @@
+package backfill
+
+import (
+	"math"
+
+	"github.com/schedlab/schedlab/model/policy"
+)
+
+// EASY is EASY backfilling. When the head of the queue cannot start, it
+// gets a reservation at the shadow time: walking the running jobs by
+// estimated end and freeing their processors, the first time the head
+// fits. The extra processors are those free at the shadow time beyond the
+// head's request. A later job is backfilled when it fits now and either
+// ends (now + estimate) by the shadow time or uses no more than the extra
+// processors (which it then consumes).
+//
+// The queue is in arrival order unless an order is given (NewEASYWith);
+// the backfill candidates are tried in the queue's order, or in their own
+// order (SJBF: the queue in arrival order, the candidates shortest
+// estimate first). Estimates are the runtime estimates, or predictions
+// (estimates).
+type EASY struct {
+	q   queue
+	bf  *queue // the candidates in the backfill order, nil when it is the queue's
+	run runSet
+	est estimates
+	end func(*policy.Job) float64 // a running job's estimated end
+	pos []int                     // positions of the candidates started by backfill
+	// minP is at most the smallest request of a waiting job: when fewer
+	// processors are free, no job can be backfilled.
+	minP int32
+	// exp holds the times at which running jobs outlive their
+	// predictions (predict=user2); entries of jobs done or corrected
+	// since are stale.
+	exp expHeap
+	// dead counts the jobs of q started by backfilling from s.bf and not
+	// yet removed from q (removed lazily: they are skipped as heads).
+	dead int
+}
+
+// NewEASY returns an EASY backfilling scheduler (arrival order, runtime
+// estimates).
+func NewEASY() *EASY { return newEASY(nil, nil, predictOff) }
+
+// newEASY returns EASY with queue order ord, backfill order bf (nil: the
+// queue's) and prediction mode predict.
+func newEASY(ord, bf *order, predict string) *EASY {
+	s := &EASY{est: newEstimates(predict), minP: math.MaxInt32}
+	s.q = queue{ord: ord, est: s.est.of}
+	if bf != nil && bf != ord {
+		s.bf = &queue{ord: bf, est: s.est.of}
+	}
+	s.end = estEnd
+	if s.est.on {
+		s.end = func(j *policy.Job) float64 { return j.Start + s.est.pred[j.Index] }
+	}
+	return s
+}
+
+// Submit queues j.
+func (s *EASY) Submit(j *policy.Job) {
+	s.est.submit(j)
+	s.minP = min(s.minP, int32(j.Procs))
+	s.q.Push(j, j.Submit)
+	if s.bf != nil {
+		s.bf.Push(j, j.Submit)
+	}
+}
+
+// Finished forgets j.
+func (s *EASY) Finished(j *policy.Job) {
+	s.run.removeBy(j, s.end)
+	s.est.finished(j)
+}
+
+// Waiting is the queue length.
+func (s *EASY) Waiting() int { return s.q.Len() - s.dead }
+
+// start records that j started.
+func (s *EASY) start(sys policy.System, j *policy.Job) {
+	s.run.addBy(j, s.end)
+	if t, ok := s.est.expiry(j); ok {
+		s.exp.push(expiry{t, j})
+		if t > sys.Now() {
+			sys.Wake(t)
+		}
+	}
+}
+
+// correct applies the prediction corrections due at now to the running
+// jobs, keeping the running set in order of predicted end.
+func (s *EASY) correct(sys policy.System, now float64) {
+	for len(s.exp) > 0 && s.exp[0].t <= now {
+		e := s.exp.pop()
+		r := e.j
+		if s.est.ended[r.Index] || r.Start+s.est.pred[r.Index] != e.t || !s.est.outlived(r, now) {
+			continue // stale, or not yet outlived (started at now)
+		}
+		s.run.removeBy(r, s.end)
+		s.est.correct(r, now)
+		s.start(sys, r)
+	}
+}
+
+// expiry is the time t at which running job j outlives its prediction.
+type expiry struct {
+	t float64
+	j *policy.Job
+}
+
+// expHeap is a min-heap of expiries by time, then job ID.
+type expHeap []expiry
+
+func (h expHeap) less(a, b int) bool {
+	return h[a].t < h[b].t || h[a].t == h[b].t && h[a].j.ID < h[b].j.ID
+}
+
+func (h *expHeap) push(e expiry) {
+	*h = append(*h, e)
+	for i := len(*h) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !h.less(i, p) {
+			break
+		}
+		(*h)[i], (*h)[p] = (*h)[p], (*h)[i]
+		i = p
+	}
+}
+
+func (h *expHeap) pop() expiry {
+	old := *h
+	e := old[0]
+	n := len(old) - 1
+	old[0] = old[n]
+	*h = old[:n]
+	for i := 0; ; {
+		l, m := 2*i+1, i
+		if l < n && h.less(l, m) {
+			m = l
+		}
+		if r := l + 1; r < n && h.less(r, m) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		(*h)[i], (*h)[m] = (*h)[m], (*h)[i]
+		i = m
+	}
+	return e
+}
+
+// Schedule starts the head while it fits, then backfills around the head's
+// reservation.
+func (s *EASY) Schedule(sys policy.System) {
+	now := sys.Now()
+	if s.est.on {
+		s.correct(sys, now)
+	}
+	s.q.resort(now)
+	if s.bf != nil {
+		s.bf.resort(now)
+	}
+	al := sys.Capacity()
+	waiting := s.q.Jobs()
+	n := 0
+	for n < len(waiting) {
+		j := waiting[n]
+		if j.Start >= 0 { // backfilled from s.bf: removed lazily
+			s.dead--
+			n++
+			continue
+		}
+		if j.Procs > al.Free() || !sys.Start(j) {
+			break
+		}
+		s.start(sys, j)
+		n++
+	}
+	if n > 0 {
+		s.q.Pop(n)
+	}
+	if s.q.Len() >= 2 && int32(al.Free()) >= s.minP {
+		if s.backfill(sys, now) {
+			if s.bf != nil {
+				if s.dead += len(s.pos); s.dead > s.q.Len()/2 {
+					s.q.RemoveStarted(0)
+					s.dead = 0
+				}
+				if n > 0 {
+					s.bf.RemoveStarted(0) // started heads may be anywhere in s.bf
+				} else {
+					s.bf.removeAt(s.pos)
+				}
+			} else {
+				s.q.removeAt(s.pos)
+			}
+			return
+		}
+	}
+	if n > 0 && s.bf != nil {
+		s.bf.RemoveStarted(0)
+	}
+}
+
+// backfill backfills around the reservation of the head of the queue and
+// reports whether it started a job; s.pos are then the positions of the
+// jobs it started among the candidates (in the backfill queue when there
+// is one).
+func (s *EASY) backfill(sys policy.System, now float64) bool {
+	al := sys.Capacity()
+	head := s.q.Jobs()[0]
+	// Shadow time: the first estimated release after which the head fits
+	// by count; every job released at that same time counts toward the
+	// extra processors. When the head fits by count now but the allocator
+	// could not place it (fragmentation), the shadow time is the next
+	// release after now.
+	shadow, extra := math.Inf(1), 0
+	avail := al.Free()
+	placeFailed := avail >= head.Procs
+	for k, r := range s.run {
+		avail += r.Alloc.Procs()
+		e := max(s.end(r), now)
+		if avail < head.Procs || (placeFailed && e == now) {
+			continue
+		}
+		if k+1 < len(s.run) && max(s.end(s.run[k+1]), now) == e {
+			continue // release the whole batch ending at e first
+		}
+		shadow, extra = e, avail-head.Procs
+		break
+	}
+	cq, from := &s.q, 1
+	if s.bf != nil {
+		cq, from = s.bf, 0
+	}
+	jobs, procs, ests := cq.Jobs(), cq.Procs(), cq.Ests()
+	s.pos = s.pos[:0]
+	free := int32(al.Free())
+	minP := int32(math.MaxInt32) // the smallest request of the jobs scanned
+	for i := from; i < len(jobs); i++ {
+		p := procs[i]
+		minP = min(minP, p)
+		if p > free {
+			continue
+		}
+		endsBy := now+ests[i] <= shadow
+		if !endsBy && int(p) > extra {
+			continue
+		}
+		j := jobs[i]
+		if j == head || j.Start >= 0 || !sys.Start(j) {
+			continue
+		}
+		s.start(sys, j)
+		s.pos = append(s.pos, i)
+		if !endsBy {
+			extra -= j.Alloc.Procs()
+		}
+		if free = int32(al.Free()); free == 0 {
+			return true // minP stays a lower bound
+		}
+	}
+	if from == 1 {
+		minP = min(minP, procs[0]) // the head
+	}
+	s.minP = minP
+	return len(s.pos) > 0
+}
