@@ -137,7 +137,7 @@ func TestPythonClient(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "Ran 3 tests") || strings.Contains(string(out), "skipped") {
+	if !strings.Contains(string(out), "Ran 4 tests") || strings.Contains(string(out), "skipped") {
 		t.Fatalf("the Python tests did not all run:\n%s", out)
 	}
 }

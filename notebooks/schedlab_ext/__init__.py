@@ -78,7 +78,7 @@ class System:
     the running jobs by id (a dict).
     """
 
-    __slots__ = ("now", "free", "procs", "machine", "running", "_starts", "_wake")
+    __slots__ = ("now", "free", "procs", "machine", "running", "_starts", "_wake", "_min_free")
 
     def __init__(self, hello):
         self.machine = hello
@@ -88,6 +88,7 @@ class System:
         self.running = {}
         self._starts = []
         self._wake = None
+        self._min_free = None
 
     def start(self, job):
         """Start a waiting job now if its ``need`` fits in ``free``.
@@ -109,6 +110,13 @@ class System:
         """Ask for an instant at time t (> now) even if nothing happens then."""
         if t > self.now and (self._wake is None or t < self._wake):
             self._wake = t
+
+    def min_free(self, k):
+        """Promise to start nothing until k processors are free: the engine
+        does not ask before then (with ``ask = "fit"``; e.g. FCFS whose
+        head needs k).  Valid until the next ``schedule`` call."""
+        if 0 < k <= self.procs:
+            self._min_free = k
 
 
 class Scheduler:
@@ -194,6 +202,7 @@ def run(scheduler, stdin=None, stdout=None):
     if ask not in ("every", "fit"):
         raise ValueError("schedlab_ext: ask=%r: want 'every' or 'fit'" % (ask,))
     write(b'{"protocol":1,"name":%s,"ask":"%s"}\n' % (json.dumps(str(scheduler.name)).encode(), ask.encode()))
+    fit = ask == "fit"
     flush()
     running = sysv.running
     submit = scheduler.submit
@@ -227,13 +236,18 @@ def run(scheduler, stdin=None, stdout=None):
             _replay(msg["done"], ends, msg["jobs"], sysv, running, finished, submit)
         sysv.now = now
         sysv._starts = starts = []
-        sysv._wake = None
+        sysv._wake = sysv._min_free = None
         schedule(sysv)
-        if sysv._wake is None:
+        if sysv._wake is None and (sysv._min_free is None or not fit):
             if starts:
                 write(b'{"start":%s}\n' % dumps(starts).encode())
             else:
                 write(b"{}\n")
         else:
-            write(b'{"start":%s,"wake":%s}\n' % (dumps(starts).encode(), dumps(sysv._wake).encode()))
+            extra = b""
+            if sysv._wake is not None:
+                extra += b',"wake":%s' % dumps(sysv._wake).encode()
+            if sysv._min_free is not None and fit:
+                extra += b',"min_free":%d' % sysv._min_free
+            write(b'{"start":%s%s}\n' % (dumps(starts).encode(), extra))
         flush()

@@ -375,7 +375,11 @@ class SchedEnv(_Base):
 
     def _reply(self):
         s = self._starts
-        self._down.write(b'{"start":%s}\n' % json.dumps(s, separators=(",", ":")).encode() if s else b"{}\n")
+        p = self._pending
+        if p is not None:  # nothing starts before the chosen job fits
+            self._down.write(b'{"start":[%s],"min_free":%d}\n' % (",".join(map(str, s)).encode(), p[3]))
+        else:
+            self._down.write(b'{"start":[%s]}\n' % ",".join(map(str, s)).encode() if s else b"{}\n")
         self._down.flush()
         self._starts = []
 

@@ -84,5 +84,22 @@ class TestClient(unittest.TestCase):
         self.assertEqual(replies[2], {})
 
 
+class Hold(Scheduler):
+    """Starts nothing and promises nothing starts before 3 are free."""
+
+    def __init__(self, ask):
+        self.ask = ask
+
+    def schedule(self, s):
+        s.min_free(3)
+
+
+class TestMinFree(unittest.TestCase):
+    def test_sent_with_fit_only(self):
+        msgs = [{"type": "instant", "time": 0, "free": 2, "done": [], "jobs": [job(0, 0, 3)]}]
+        self.assertEqual(exchange(Hold("fit"), msgs)[1], {"start": [], "min_free": 3})
+        self.assertEqual(exchange(Hold("every"), msgs)[1], {})
+
+
 if __name__ == "__main__":
     unittest.main()

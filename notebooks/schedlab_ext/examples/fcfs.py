@@ -26,6 +26,8 @@ class FCFS(Scheduler):
         q = self.queue
         while q and system.start(q[0]):
             q.popleft()
+        if q:  # the head waits for its processors: nothing starts before
+            system.min_free(q[0].need)
 
 
 if __name__ == "__main__":
