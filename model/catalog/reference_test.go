@@ -66,7 +66,7 @@ func TestPoliciesReferenceComplete(t *testing.T) {
 			}
 		}
 	}
-	if rows["easy"] != "model/backfill/backfill.go" || rows["ff"] != "model/mesh/ff.go" || rows["gabl"] != "model/mesh/gabl.go" {
+	if rows["easy"] != "model/backfill/easy.go" || rows["ff"] != "model/mesh/ff.go" || rows["gabl"] != "model/mesh/gabl.go" {
 		t.Errorf("files: easy %q, ff %q, gabl %q", rows["easy"], rows["ff"], rows["gabl"])
 	}
 }
