@@ -17,6 +17,19 @@ func want(i int, what string, c byte) error {
 	return errAt(i, fmt.Sprintf("want %s, found %q", what, c))
 }
 
+// scalar returns the token at line[i:]: null (null true), or the bytes
+// of a number (empty when there is none).
+func scalar(line []byte, i int) (tok []byte, null bool) {
+	if len(line)-i >= 4 && string(line[i:i+4]) == "null" {
+		return line[i : i+4], true
+	}
+	j := i
+	for j < len(line) && isNumByte(line[j]) {
+		j++
+	}
+	return line[i:j], false
+}
+
 // reply is a parsed reply.
 type reply struct {
 	starts  []int64
@@ -119,36 +132,25 @@ func parseReply(line []byte) (r reply, err error) {
 					}
 					return bad(fmt.Errorf("start: want ',' or ']' after a job id"))
 				}
-			case "wake":
-				if i+4 <= n && string(line[i:i+4]) == "null" {
-					i += 4
+			case "wake", "min_free":
+				tok, null := scalar(line, i)
+				i += len(tok)
+				if null {
 					break
 				}
-				j := i
-				for j < n && isNumByte(line[j]) {
-					j++
-				}
-				f, err := strconv.ParseFloat(string(line[i:j]), 64)
-				if err != nil || j == i {
-					return bad(fmt.Errorf("wake: want a number or null"))
-				}
-				r.wake, r.hasWake = f, true
-				i = j
-			case "min_free":
-				if i+4 <= n && string(line[i:i+4]) == "null" {
-					i += 4
+				if key == "wake" {
+					f, err := strconv.ParseFloat(string(tok), 64)
+					if err != nil {
+						return bad(fmt.Errorf("wake: want a number or null"))
+					}
+					r.wake, r.hasWake = f, true
 					break
 				}
-				j := i
-				for j < n && isNumByte(line[j]) {
-					j++
-				}
-				k, err := strconv.ParseInt(string(line[i:j]), 10, 64)
+				k, err := strconv.ParseInt(string(tok), 10, 64)
 				if err != nil || k < 0 {
 					return bad(fmt.Errorf("min_free: want a non-negative integer or null"))
 				}
 				r.minFree, r.hasMin = k, true
-				i = j
 			default:
 				return bad(fmt.Errorf("unknown member %q (want start, wake, min_free)", key))
 			}
