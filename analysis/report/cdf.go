@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"sort"
 
 	goplot "gonum.org/v1/plot"
 
@@ -25,8 +26,12 @@ func buildCDFs(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 	for _, f := range focuses(e) {
 		for _, which := range []struct{ col, name string }{{"response", "response time"}, {"wait", "wait time"}} {
 			// Common x range: up to the largest 99th percentile over pairs.
+			// Each pair's values are sorted once (NaN first), and the
+			// pooled values once: quantiles are read off them, with no
+			// further copies (a year-long log has millions of jobs).
 			all := map[results.Pair][]float64{}
 			xmax := 0.0
+			n := 0
 			for _, pair := range e.Pairs() {
 				js := pooledFor(c, e, f, pair)
 				vs := make([]float64, len(js))
@@ -37,43 +42,40 @@ func buildCDFs(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 						vs[i] = js[i].Wait
 					}
 				}
+				sort.Float64s(vs)
 				all[pair] = vs
+				n += len(vs)
 				if len(vs) > 0 {
-					xmax = math.Max(xmax, plot.Quantile(vs, 0.99))
+					xmax = math.Max(xmax, plot.QuantileSorted(vs, 0.99))
 				}
 			}
 			// A log x axis when the distribution spans orders of magnitude
 			// (real logs).
-			var pooled, positive []float64
+			pooled := make([]float64, 0, n)
 			for _, pair := range e.Pairs() {
 				pooled = append(pooled, all[pair]...)
 			}
-			for _, v := range pooled {
-				if v > 0 {
-					positive = append(positive, v)
-				}
-			}
-			div, unit := valueScale(c, e, typical(positive))
+			sort.Float64s(pooled)
+			positive := pooled[sort.Search(len(pooled), func(i int) bool { return pooled[i] > 0 }):]
+			finite := positive[:sort.Search(len(positive), func(i int) bool { return math.IsInf(positive[i], 1) })]
+			div, unit := valueScale(c, e, plot.QuantileSorted(finite, 0.5))
 			xmax /= div
 			for _, vs := range all {
 				for i := range vs {
 					vs[i] /= div
 				}
 			}
-			for i := range positive {
-				positive[i] /= div
-			}
-			for i := range pooled {
+			for i := range pooled { // positive is a part of pooled
 				pooled[i] /= div
 			}
 			if xmax == 0 {
 				xmax = 1
 			}
-			med := plot.Quantile(pooled, 0.5)
-			logx := len(positive) > 0 && (med <= 0 || xmax/med > 50) && xmax/plot.Quantile(positive, 0.01) > 100
+			med := plot.QuantileSorted(pooled, 0.5)
+			logx := len(positive) > 0 && (med <= 0 || xmax/med > 50) && xmax/plot.QuantileSorted(positive, 0.01) > 100
 			xmin := 0.0
 			if logx {
-				xmin = math.Pow(10, math.Floor(math.Log10(plot.Quantile(positive, 0.01))))
+				xmin = math.Pow(10, math.Floor(math.Log10(plot.QuantileSorted(positive, 0.01))))
 				xmin = math.Max(xmin, math.Pow(10, math.Floor(math.Log10(xmax)))*1e-6)
 			}
 			// The share of jobs at or below the axis start, per pair.
@@ -113,7 +115,8 @@ func buildCDFs(c *Context, e *results.Experiment, idx int) ([]Page, error) {
 				}
 				fig := &plot.Figure{Name: fmt.Sprintf("exp%d-cdf-%s-%s%s", idx, which.col, f.Name, g.name()), Plot: p, Note: note}
 				for _, pair := range g.Pairs {
-					xs, ys := plot.ECDF(all[pair], 400)
+					vs := all[pair] // sorted, NaN first: ECDF leaves NaN out
+					xs, ys := plot.ECDFSorted(vs[sort.Search(len(vs), func(i int) bool { return !math.IsNaN(vs[i]) }):], 400)
 					if logx {
 						for i := range xs {
 							xs[i] = math.Max(xs[i], xmin)

@@ -275,14 +275,17 @@ func (c *Context) runJobs(k results.Key) []results.Job {
 // rep of each trace present in the experiment rows), in the order of the
 // experiment rows.
 func pooledFor(c *Context, e *results.Experiment, f focus, pair results.Pair) []pooledJob {
-	var out []pooledJob
+	var runs [][]pooledJob
 	for i := range e.Rows {
 		r := &e.Rows[i]
 		if results.PairOf(r) == pair && slices.Contains(f.Traces, r.Trace) {
 			if rd := c.run(results.Key{Trace: r.Trace, Pair: pair, Rep: r.Rep, Machine: r.Machine, Comm: r.Comm}); rd != nil {
-				out = append(out, rd.pooled...)
+				runs = append(runs, rd.pooled)
 			}
 		}
 	}
-	return out
+	if len(runs) == 1 { // no copy (callers only read; the cap stops an append from writing into the run's jobs)
+		return runs[0][:len(runs[0]):len(runs[0])]
+	}
+	return slices.Concat(runs...)
 }
