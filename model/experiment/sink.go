@@ -90,10 +90,21 @@ func lockDir(dir string) (*os.File, error) {
 // shared, failing at once when another process holds it in a conflicting
 // mode; the error names what (a results directory) is in use. An exclusive
 // holder writes its pid into the file. Closing the file releases the lock.
+//
+// The lock file is opened without following a symbolic link and must be a
+// regular file: a link planted there cannot make a replay truncate or
+// write into another file.
 func Lock(path string, shared bool, what string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, fmt.Errorf("%s: a symbolic link, not a lock file (remove it)", path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s: not a regular file, not a lock file (remove it)", path)
 	}
 	how := syscall.LOCK_EX
 	if shared {

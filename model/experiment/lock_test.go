@@ -1,0 +1,39 @@
+package experiment
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// F6 (issue 25): a symbolic link (or anything but a regular file) at the
+// lock's path is refused; the file it points to is left untouched.
+func TestLockRefusesLinks(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "precious")
+	if err := os.WriteFile(target, []byte("keep me\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	os.Mkdir(out, 0o755)
+	lock := filepath.Join(out, LockFile)
+	if err := os.Symlink(target, lock); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Lock(lock, false, out)
+	if want := lock + ": a symbolic link, not a lock file (remove it)"; err == nil || err.Error() != want {
+		t.Fatalf("error %v, want %s", err, want)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "keep me\n" {
+		t.Fatalf("the link's target was changed: %q", b)
+	}
+	os.Remove(lock)
+	if err := syscall.Mkfifo(lock, 0o644); err != nil {
+		t.Skip("no fifo:", err)
+	}
+	_, err = Lock(lock, true, out)
+	if want := lock + ": not a regular file, not a lock file (remove it)"; err == nil || err.Error() != want {
+		t.Fatalf("error %v, want %s", err, want)
+	}
+}
