@@ -310,6 +310,9 @@ func sweepCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			if n := c.String("name"); strings.ContainsAny(n, `/\`) || n == "." || n == ".." {
+				return fmt.Errorf("--name %q: a name, not a path (the traces go in --output)", n)
+			}
 			dir := c.String("output")
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return err

@@ -118,6 +118,7 @@ func TestBadSweepFlags(t *testing.T) {
 		{"reps", []string{"--load", "0.5", "--reps", "0"}},
 		{"crn", []string{"--load", "0.5", "--crn=maybe"}},
 		{"format", []string{"--load", "0.5", "--format", "csv"}},
+		{"name", []string{"--load", "0.5", "--name", "../x"}}, // F16 (issue 25): not outside --output
 	}
 	for _, m := range sweepModels {
 		for _, p := range m.Params {
