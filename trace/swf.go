@@ -385,11 +385,48 @@ func parseNumber(b []byte) (float64, bool) {
 			return float64(n), true
 		}
 	}
+	if !decimal(b) { // ParseFloat also takes 0x1p4, 1_000, inf and nan
+		return 0, false
+	}
 	f, err := strconv.ParseFloat(string(b), 64)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 		return 0, false
 	}
 	return f, true
+}
+
+// decimal reports whether b is a decimal number: [+-]digits[.digits]
+// [e[+-]digits], with a digit before or after the point.
+func decimal(b []byte) bool {
+	i, n := 0, len(b)
+	if i < n && (b[i] == '+' || b[i] == '-') {
+		i++
+	}
+	digits := func() int {
+		j := i
+		for i < n && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		return i - j
+	}
+	m := digits()
+	if i < n && b[i] == '.' {
+		i++
+		m += digits()
+	}
+	if m == 0 {
+		return false
+	}
+	if i < n && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < n && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == n
 }
 
 // parseHeaderLine splits the text after ';' into a key and value when it
@@ -488,6 +525,12 @@ func (v *validator) check(hi int) error {
 		}
 		if j.Deadline < 0 && j.Deadline != Unknown {
 			return v.where(i, 0, fmt.Sprintf("deadline: %v is negative (want a time ≥ 0, or -1 when unknown)", j.Deadline))
+		}
+		if j.AllocProcs < Unknown {
+			return v.where(i, 5, fmt.Sprintf("allocated processors: %d is negative (want ≥ 0, or -1 when unknown)", j.AllocProcs))
+		}
+		if j.ReqProcs < Unknown {
+			return v.where(i, 8, fmt.Sprintf("requested processors: %d is negative (want ≥ 0, or -1 when unknown)", j.ReqProcs))
 		}
 		if max(j.AllocProcs, j.ReqProcs, j.ReqWidth, j.ReqHeight, j.MaxParallelism) > MaxProcCount ||
 			max(j.ID, j.Status, j.User, j.Group, j.Executable, j.Queue, j.Partition, j.Preceding, j.Priority) > MaxInt ||

@@ -1,0 +1,28 @@
+package trace
+
+import (
+	"strings"
+	"testing"
+)
+
+// F9 (issue 25): processor counts below -1 and numbers that are not
+// decimal (1_000, 0x1p4, inf) are refused, naming the line and field.
+func TestSWFStrictNumbers(t *testing.T) {
+	for _, c := range []struct{ line, want string }{
+		{"1 0 5 100 -5 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1", "allocated processors: -5 is negative"},
+		{"1 0 5 100 4 -1 -1 -3 200 -1 1 1 1 -1 -1 -1 -1 -1", "requested processors: -3 is negative"},
+		{"1 0 5 1_000 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1", "1_000"},
+		{"1 0x1p4 5 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1", "0x1p4"},
+		{"1 0 5 inf 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1", "inf"},
+	} {
+		_, err := ReadSWF(strings.NewReader("; MaxProcs: 8\n"+c.line+"\n"), "t.swf", ReadOptions{})
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "t.swf:2") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: error %v, want one line naming t.swf:2 and %q", c.line, err, c.want)
+		}
+	}
+	for _, ok := range []string{"1 0.5 5 1e3 4 -1 -1 4 200.75 -1 1 1 1 -1 -1 -1 -1 -1", "1 +0 5 100 4 -1 -1 4 .5 -1 1 1 1 -1 -1 -1 -1 -1"} {
+		if _, err := ReadSWF(strings.NewReader("; MaxProcs: 8\n"+ok+"\n"), "t.swf", ReadOptions{}); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+}
