@@ -357,6 +357,9 @@ func plan(traces []*trace.Trace, opt Options) ([]task, []*prepared, error) {
 	var tasks []task
 	var preps []*prepared
 	for _, t := range traces {
+		if len(t.Jobs) == 0 {
+			return nil, nil, fmt.Errorf("trace %s: no job records: nothing to replay", where(t))
+		}
 		m, from, err := machineIn(t, opt.Machine, opt.Mode)
 		if err != nil {
 			return nil, nil, err

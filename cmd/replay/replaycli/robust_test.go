@@ -68,11 +68,23 @@ func TestBadInvocations(t *testing.T) {
 	}
 }
 
-// A run that counts no job (every job rejected, or no job at all) warns.
+// A run that counts no job (every job rejected) warns; a trace with no
+// job record at all (F17 of issue 25: a 0-byte file, a header alone) is
+// refused, and nothing is written.
 func TestNoJobCountedWarns(t *testing.T) {
 	dir := t.TempDir()
+	for _, body := range []string{"", "; MaxProcs: 4\n"} {
+		in := writeSWF(t, dir, "empty.swf", body)
+		out := filepath.Join(dir, "out-empty")
+		msg, _, _ := runApp("run", "--quiet", "--machine", "flat:4", "--out", out, in)
+		if want := "replay: trace " + in + ": no job records: nothing to replay"; msg != want {
+			t.Errorf("%q: message %q, want %q", body, msg, want)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%q: %s written", body, out)
+		}
+	}
 	for _, c := range []struct{ name, body string }{
-		{"empty.swf", "; MaxProcs: 4\n"},
 		{"huge.swf", "; MaxProcs: 4\n1 0 -1 10 8 -1 -1 8 20 -1 1 1 -1 -1 -1 -1 -1 -1\n"},
 	} {
 		in := writeSWF(t, dir, c.name, c.body)
