@@ -6,6 +6,7 @@ package reportcli
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"runtime/debug"
 	"strconv"
@@ -68,6 +69,9 @@ func App() *cli.App {
 			if err != nil {
 				return err
 			}
+			if err := checkLevel(c.Float64("level")); err != nil {
+				return err
+			}
 			pairs, err := parsePairs(c.String("pairs"))
 			if err != nil {
 				return err
@@ -103,6 +107,9 @@ func App() *cli.App {
 			Action: func(c *cli.Context) error {
 				if c.NArg() != 2 {
 					return errors.New("compare: want two results directories, A and B")
+				}
+				if err := checkLevel(c.Float64("level")); err != nil {
+					return err
 				}
 				return report.Compare(report.CompareOptions{
 					A: c.Args().Get(0), B: c.Args().Get(1), Out: c.String("out"), TablesDir: c.String("tables"),
@@ -177,6 +184,14 @@ func pairSpecs(s string) []string {
 	return specs
 }
 
+// checkLevel refuses a confidence level outside (0, 1) (NaN included).
+func checkLevel(v float64) error {
+	if !(v > 0 && v < 1) {
+		return fmt.Errorf("--level %v: want a confidence level between 0 and 1 (e.g. 0.95)", v)
+	}
+	return nil
+}
+
 func parseWindow(s string) (report.Window, error) {
 	if s == "" {
 		return report.Window{}, nil
@@ -184,8 +199,8 @@ func parseWindow(s string) (report.Window, error) {
 	a, b, ok := strings.Cut(s, ",")
 	x, err1 := strconv.ParseFloat(strings.TrimSpace(a), 64)
 	y, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)
-	if !ok || err1 != nil || err2 != nil || y <= x {
-		return report.Window{}, fmt.Errorf("--window %q: want START,END with START < END", s)
+	if !ok || err1 != nil || err2 != nil || !(y > x) || math.IsInf(x, 0) || math.IsInf(y, 0) {
+		return report.Window{}, fmt.Errorf("--window %q: want START,END, finite numbers with START < END", s)
 	}
 	return report.Window{Start: x, End: y}, nil
 }

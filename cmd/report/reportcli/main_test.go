@@ -181,3 +181,24 @@ func devNull() uint64 {
 	}
 	return uint64(1)<<8 | 3
 }
+
+// F11 (issue 25): a confidence level outside (0, 1) (NaN included) and a
+// window that is not finite are refused with one line, before reading.
+func TestBadLevelAndWindow(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--level", "NaN"}, "report: --level NaN: want a confidence level between 0 and 1 (e.g. 0.95)"},
+		{[]string{"--level", "1"}, "report: --level 1: want a confidence level between 0 and 1 (e.g. 0.95)"},
+		{[]string{"--window", "NaN,Inf"}, `report: --window "NaN,Inf": want START,END, finite numbers with START < END`},
+		{[]string{"--window", "0,Inf"}, `report: --window "0,Inf": want START,END, finite numbers with START < END`},
+		{[]string{"compare", "--level", "NaN", "a", "b"}, "report: --level NaN: want a confidence level between 0 and 1 (e.g. 0.95)"},
+		{[]string{"serve", "--level", "-1", "a"}, "report: --level -1: want a confidence level between 0 and 1 (e.g. 0.95)"},
+	} {
+		out, err := runReport(t, c.args...)
+		if err == nil || strings.TrimSpace(out) != c.want {
+			t.Errorf("%v: %v, output %q, want %q", c.args, err, out, c.want)
+		}
+	}
+}

@@ -30,6 +30,9 @@ func serveCommand() *cli.Command {
 			if c.NArg() != 1 {
 				return errors.New("serve: want one results directory or sweep dataset DIR")
 			}
+			if err := checkLevel(c.Float64("level")); err != nil {
+				return err
+			}
 			return serve.Run(c.Context, c.Args().First(), serve.Options{
 				Addr: c.String("addr"), Public: c.Bool("public"), Level: c.Float64("level"), Log: os.Stderr,
 			})
