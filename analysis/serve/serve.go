@@ -30,6 +30,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/schedlab/schedlab/analysis/results"
 	_ "github.com/schedlab/schedlab/model/catalog" // the machine families (policy.RegisterFamily), which read the results' machines
@@ -97,7 +98,16 @@ func Handler(set *results.Set, o Options) (http.Handler, error) {
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		http.ServeFileFS(w, r, sub, "index.html")
 	})
-	mux.Handle("GET /static/", http.StripPrefix("/static/", files))
+	mux.Handle("GET /static/", http.StripPrefix("/static/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// A name no file can have (invalid UTF-8, "..", an empty
+		// element) is not found: the file server would call it a
+		// server error.
+		if p := strings.TrimSuffix(r.URL.Path, "/"); p != "" && (!utf8.ValidString(p) || !fs.ValidPath(p)) {
+			http.NotFound(w, r)
+			return
+		}
+		files.ServeHTTP(w, r)
+	})))
 	mux.HandleFunc("GET /api/info", d.api(d.info))
 	mux.HandleFunc("GET /api/summary", d.api(d.summary))
 	mux.HandleFunc("GET /api/curves", d.api(d.curves))

@@ -164,6 +164,12 @@ func TestPageAndAssets(t *testing.T) {
 	if get(t, srv, "/nothing-here", nil) != http.StatusNotFound {
 		t.Error("unknown path served")
 	}
+	// F14 (issue 25): names no file can have are not found, not errors.
+	for _, p := range []string{"/static/%c0%ae%c0%ae/etc/passwd", "/static/%ff", "/static/a//b", "/static/none.js"} {
+		if code := get(t, srv, p, nil); code != http.StatusNotFound {
+			t.Errorf("%s: status %d, want 404", p, code)
+		}
+	}
 }
 
 // TestNoExternalRequests checks that no embedded asset names another
