@@ -619,6 +619,9 @@ func writePDF(path string, pages []Page, sections []Section) error {
 		p.Draw(dc)
 		footer(dc, i+1, len(pages))
 	}
+	// A report killed before its rename left its temporary file: remove
+	// those of dead processes first (as the trace writer does).
+	trace.CleanStaleTemps(filepath.Dir(path), filepath.Base(path))
 	return trace.AtomicWrite(path, func(w io.Writer) error {
 		_, err := c.WriteTo(w)
 		return err

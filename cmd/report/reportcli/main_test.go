@@ -202,3 +202,23 @@ func TestBadLevelAndWindow(t *testing.T) {
 		}
 	}
 }
+
+// F15 (issue 25): the temporary PDF of a report killed before its rename
+// (a dead process's id in its name) is removed by the next report.
+func TestStaleTemporaryPDFRemoved(t *testing.T) {
+	in := smallResults(t)
+	dir := t.TempDir()
+	stale := filepath.Join(dir, ".r.pdf.tmp-2147483646-1234")
+	if err := os.WriteFile(stale, []byte("%PDF-half"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := runReport(t, "--in", in, "--out", filepath.Join(dir, "r.pdf"), "-q"); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("%s still there", stale)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "r.pdf")); err != nil {
+		t.Error(err)
+	}
+}
