@@ -367,6 +367,11 @@ func plan(traces []*trace.Trace, opt Options) ([]task, []*prepared, error) {
 		if from == trace.MachineInferred && t.Machine == "" && opt.Warn != nil {
 			opt.Warn(trace.InferredWarning(where(t), m.String()))
 		}
+		// Checking the policies' parameters builds an allocator of the
+		// machine's size: refuse a machine too large for the memory first.
+		if need := int64(m.Procs) * bytesPerProc; opt.MemoryLimit > 0 && need > opt.MemoryLimit {
+			return nil, nil, fmt.Errorf("trace %s: machine %s needs about %s for its processors alone and %s is available: a smaller machine, or --force-memory to run anyway", where(t), m, gib(need), gib(opt.MemoryLimit))
+		}
 		pairs, err := catalog.Pairs(m, AllocsFor(m, opt.Allocs), opt.Scheds)
 		if err != nil {
 			return nil, nil, fmt.Errorf("trace %s: %w", t.Name, err)

@@ -3,6 +3,7 @@ package replaycli
 import (
 	"bytes"
 	"fmt"
+	"github.com/schedlab/schedlab/model/experiment"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -246,5 +247,24 @@ func TestExitCodes(t *testing.T) {
 		if c.code != 0 && stdout.Len() != 0 {
 			t.Errorf("%v: stdout %q", c.args, stdout.String())
 		}
+	}
+}
+
+// F4 (issue 25): a machine too large for the memory is refused before any
+// allocator of its size is built (the contig allocator's tables would
+// take tens of GB), with one line, and nothing is written.
+func TestHugeMachineRefusedFirst(t *testing.T) {
+	if n, ok := experiment.MemAvailable(); !ok || n > 40<<30 {
+		t.Skip("memory not known, or more than 40 GiB available")
+	}
+	dir := t.TempDir()
+	in := writeSWF(t, dir, "t.swf", "; MaxProcs: 8\n1 0 5 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n")
+	out := filepath.Join(dir, "out")
+	msg, _, _ := runApp("run", "--quiet", "--alloc", "contig", "--sched", "fcfs", "--machine", "flat:2147483647", "--out", out, in)
+	if want := "replay: trace " + in + ": machine flat:2147483647 needs about 48.0 GiB for its processors alone"; !strings.HasPrefix(msg, want) || strings.Contains(msg, "\n") {
+		t.Errorf("message %q, want %q…", msg, want)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("%s written", out)
 	}
 }
