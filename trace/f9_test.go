@@ -5,8 +5,9 @@ import (
 	"testing"
 )
 
-// F9 (issue 25): processor counts below -1 and numbers that are not
-// decimal (1_000, 0x1p4, inf) are refused, naming the line and field.
+// F9 and F12 (issue 25): processor counts below -1, numbers that are not
+// decimal (1_000, 0x1p4, inf) and times whose sum overflows are refused,
+// naming the line and field.
 func TestSWFStrictNumbers(t *testing.T) {
 	for _, c := range []struct{ line, want string }{
 		{"1 0 5 100 -5 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1", "allocated processors: -5 is negative"},
@@ -14,6 +15,8 @@ func TestSWFStrictNumbers(t *testing.T) {
 		{"1 0 5 1_000 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1", "1_000"},
 		{"1 0x1p4 5 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1", "0x1p4"},
 		{"1 0 5 inf 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1", "inf"},
+		// F12: times whose sum overflows are the reader's error, not the engine's.
+		{"1 1e308 5 1e308 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1", "overflows"},
 	} {
 		_, err := ReadSWF(strings.NewReader("; MaxProcs: 8\n"+c.line+"\n"), "t.swf", ReadOptions{})
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "t.swf:2") || strings.Contains(err.Error(), "\n") {

@@ -526,6 +526,9 @@ func (v *validator) check(hi int) error {
 		if j.Deadline < 0 && j.Deadline != Unknown {
 			return v.where(i, 0, fmt.Sprintf("deadline: %v is negative (want a time ≥ 0, or -1 when unknown)", j.Deadline))
 		}
+		if end := j.Submit + max(j.Wait, 0) + max(j.Run, j.ReqTime, 0); math.IsInf(end, 0) {
+			return v.where(i, 2, fmt.Sprintf("submit %v + wait + run or requested time overflows: times must add up below 1.8e308", j.Submit))
+		}
 		if j.AllocProcs < Unknown {
 			return v.where(i, 5, fmt.Sprintf("allocated processors: %d is negative (want ≥ 0, or -1 when unknown)", j.AllocProcs))
 		}
