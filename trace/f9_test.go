@@ -1,6 +1,9 @@
 package trace
 
 import (
+	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -26,6 +29,25 @@ func TestSWFStrictNumbers(t *testing.T) {
 	for _, ok := range []string{"1 0.5 5 1e3 4 -1 -1 4 200.75 -1 1 1 1 -1 -1 -1 -1 -1", "1 +0 5 100 4 -1 -1 4 .5 -1 1 1 1 -1 -1 -1 -1 -1"} {
 		if _, err := ReadSWF(strings.NewReader("; MaxProcs: 8\n"+ok+"\n"), "t.swf", ReadOptions{}); err != nil {
 			t.Errorf("%q: %v", ok, err)
+		}
+	}
+}
+
+// F10 (issue 25): what the readers refuse is not written: a trace with an
+// infinite time (a generator's overflow) fails WriteFile, naming the job
+// and field, and leaves no file.
+func TestWriteRefusesWhatReadersRefuse(t *testing.T) {
+	j := NewJob(1)
+	j.Submit, j.Run, j.ReqProcs, j.AllocProcs = math.Inf(1), 10, 4, 4
+	tr := &Trace{Name: "t", Jobs: []Job{j}}
+	for _, name := range []string{"t.parquet", "t.swf"} {
+		path := filepath.Join(t.TempDir(), name)
+		err := WriteFile(path, tr)
+		if want := path + ": job 1 (record 1): field 2 (submit_time): +Inf is not a finite number; nothing written"; err == nil || err.Error() != want {
+			t.Errorf("error %v, want %s", err, want)
+		}
+		if _, err := os.Stat(path); !os.IsNotExist(err) {
+			t.Errorf("%s written", path)
 		}
 	}
 }

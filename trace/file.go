@@ -162,6 +162,18 @@ func WriteFile(path string, t *Trace) error {
 	if format == FormatUnknown {
 		return fmt.Errorf("%s: unknown trace format (want .swf, .swf.gz or .parquet)", path)
 	}
+	// What the readers refuse is not written (a generator's parameters
+	// that make times overflow, say): the error names the job and field.
+	for i := range t.Jobs {
+		if err := nonFinite(&t.Jobs[i], func(field int, msg string) error {
+			if field > 0 {
+				return fmt.Errorf("%s: job %d (record %d): field %d (%s): %s; nothing written", path, t.Jobs[i].ID, i+1, field, FieldNames[field-1], msg)
+			}
+			return fmt.Errorf("%s: job %d (record %d): %s; nothing written", path, t.Jobs[i].ID, i+1, msg)
+		}); err != nil {
+			return err
+		}
+	}
 	return writeAtomic(path, func(w io.Writer) error {
 		switch format {
 		case FormatParquet:
