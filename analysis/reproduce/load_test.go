@@ -164,7 +164,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"no tolerance", edit("tolerance = { rel = 0.1 }\n", ""), `s.toml:42: expect[1]: no tolerance`},
 		{"unknown workload size", edit("[quick.workload.b]", "[quick.workload.c]"), `s.toml:34: quick.workload.c: no workload named "c" (have a, b)`},
 		{"negative jobs", edit("jobs = 5000", "jobs = -5"), `s.toml:38: full.jobs: -5 must be ≥ 0`},
-		{"bad select comm", edit(`select = { trace = "a-load0.50-*" }`, `select = { trace = "a-load0.50-*", comm = "wormhole:plen=0" }`), `s.toml:47: expect[1].select.comm: comm "wormhole:plen=0": plen must be ≥ 1 flit`},
+		{"bad select comm", edit(`select = { trace = "a-load0.50-*" }`, `select = { trace = "a-load0.50-*", comm = "wormhole:plen=0" }`), `s.toml:47: expect[1].select.comm: comm "wormhole:plen=0": plen must be 1..1000000 flits`},
 		{"ranking with num only", edit(`kind = "ranking"`, `kind = "ranking"`+"\nnum = { sched = \"fcfs\" }"), `s.toml:60: expect[3]: a ranking of ratios needs both num and den`},
 		{"bad level", edit("description = \"a test suite\"", "description = \"a test suite\"\nlevel = 95"), `s.toml:3: level: 95: want a confidence level`},
 	} {

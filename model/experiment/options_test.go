@@ -20,7 +20,7 @@ func TestValidate(t *testing.T) {
 		{Options{Scheds: []string{}}, "sched", "an empty list: leave it out for every compatible policy"},
 		{Options{Workers: -1}, "j", "want at least 1 worker"},
 		{Options{Shape: "round"}, "shape", "want square, row or exact"},
-		{Options{Comm: "wormhole:plen=0"}, "comm", "plen must be ≥ 1 flit"},
+		{Options{Comm: "wormhole:plen=0"}, "comm", "plen must be 1..1000000 flits"},
 		{Options{Estimates: "psychic"}, "estimates", `want "requested", "actual" or factor:x=X`},
 		{Options{Estimates: "factor:x=0"}, "estimates", "parameter x=0: want a finite factor > 0"},
 		{Options{BsldTau: -5}, "bsld-tau", "must be a positive number of seconds"},

@@ -26,3 +26,19 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// F18, F19 (issue 25): plen and msgs are bounded, and every parameter
+// error names the spec.
+func TestParseBounds(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"wormhole:msgs=1e12", `comm "wormhole:msgs=1e12": msgs must be 1..1000000 (at least one round per job)`},
+		{"wormhole:plen=2000000", `comm "wormhole:plen=2000000": plen must be 1..1000000 flits`},
+		{"wormhole:msgs=NaN", `comm "wormhole:msgs=NaN": parameter msgs="NaN": not a number`},
+		{"wormhole:msgs=x", `comm "wormhole:msgs=x": parameter msgs="x": not a number`},
+		{"analytic:unit=bytes", `comm "analytic:unit=bytes": parameter unit="bytes": want one of round, msg`},
+	} {
+		if _, err := Parse(c.in); err == nil || err.Error() != c.want {
+			t.Errorf("%s: error %v, want %s", c.in, err, c.want)
+		}
+	}
+}

@@ -100,6 +100,11 @@ func (s Spec) String() string {
 	return out
 }
 
+// MaxCount bounds plen (flits per packet) and msgs (the mean number of
+// messages): the packet-level simulation's work and memory grow with both,
+// and the papers use at most some hundreds.
+const MaxCount = 1_000_000
+
 // Parse reads "off", "analytic" or "wormhole", each optionally followed
 // by ":key=value,…" with keys ts, plen, msgs, unit (round or msg) and
 // seed (defaults: the paper's).
@@ -122,30 +127,31 @@ func Parse(v string) (Spec, error) {
 	if err := p.Check("ts", "plen", "msgs", "unit", "seed"); err != nil {
 		return Spec{}, fmt.Errorf("comm %q: %w", v, err)
 	}
+	bad := func(err error) (Spec, error) { return Spec{}, fmt.Errorf("comm %q: %w", v, err) }
 	if s.Ts, err = p.Float("ts", Defaults.Ts); err != nil {
-		return Spec{}, err
+		return bad(err)
 	}
 	if s.Plen, err = p.Int("plen", Defaults.Plen); err != nil {
-		return Spec{}, err
+		return bad(err)
 	}
 	if s.Msgs, err = p.Float("msgs", Defaults.Msgs); err != nil {
-		return Spec{}, err
+		return bad(err)
 	}
 	if s.Unit, err = p.Choice("unit", UnitRound, UnitRound, UnitMsg); err != nil {
-		return Spec{}, err
+		return bad(err)
 	}
 	seed, err := p.Int("seed", 0)
 	if err != nil {
-		return Spec{}, err
+		return bad(err)
 	}
 	s.Seed = uint64(seed)
 	switch {
 	case !(s.Ts >= 0) || math.IsInf(s.Ts, 0):
 		return Spec{}, fmt.Errorf("comm %q: ts must be ≥ 0", v)
-	case s.Plen < 1:
-		return Spec{}, fmt.Errorf("comm %q: plen must be ≥ 1 flit", v)
-	case !(s.Msgs >= 1) || math.IsInf(s.Msgs, 0):
-		return Spec{}, fmt.Errorf("comm %q: msgs must be ≥ 1 (at least one round per job)", v)
+	case s.Plen < 1 || s.Plen > MaxCount:
+		return Spec{}, fmt.Errorf("comm %q: plen must be 1..%d flits", v, MaxCount)
+	case !(s.Msgs >= 1 && s.Msgs <= MaxCount):
+		return Spec{}, fmt.Errorf("comm %q: msgs must be 1..%d (at least one round per job)", v, MaxCount)
 	}
 	return s, nil
 }
