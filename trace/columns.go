@@ -241,7 +241,6 @@ type colDecoder struct {
 
 func (d *colDecoder) run(pages parquet.Pages, row int) {
 	defer close(d.out)
-	defer pages.Close()
 	send := func(p colPage) bool {
 		select {
 		case d.out <- p:
@@ -251,6 +250,14 @@ func (d *colDecoder) run(pages parquet.Pages, row int) {
 			return false
 		}
 	}
+	// The library panics on some corrupt pages: in this goroutine nobody
+	// else could recover it, so it becomes the column's error.
+	defer func() {
+		if r := recover(); r != nil {
+			send(colPage{err: fmt.Errorf("column %s: not a readable Parquet page (%v)", d.src.c.name, r)})
+		}
+	}()
+	defer pages.Close()
 	for {
 		p, err := pages.ReadPage()
 		if errors.Is(err, io.EOF) {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
@@ -129,8 +130,22 @@ func ParquetWriterOptions(version string, kv ...string) []parquet.WriterOption {
 // ReadParquet reads a trace written by WriteParquet (or any Parquet file
 // with the same column names; missing columns read as Unknown). name labels
 // errors. The trace is validated like an SWF log, with rows as locations.
-func ReadParquet(r io.ReaderAt, size int64, name string, opt ReadOptions) (*Trace, error) {
-	f, err := parquet.OpenFile(r, size)
+//
+// A file the Parquet library cannot decode (it panics on some corrupt
+// footers and pages) is the usual error, never a crash.
+func ReadParquet(r io.ReaderAt, size int64, name string, opt ReadOptions) (t *Trace, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			t, err = nil, &Error{File: name, Msg: fmt.Sprintf("not a readable Parquet file (%v)", p)}
+		}
+	}()
+	return readParquet(r, size, name, opt)
+}
+
+func readParquet(r io.ReaderAt, size int64, name string, opt ReadOptions) (*Trace, error) {
+	// The page index and bloom filters are not used: not reading them
+	// also skips their decoding of a corrupt file.
+	f, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, &Error{File: name, Msg: "not a readable Parquet file: " + err.Error() + notParquetHint(r, size)}
 	}
@@ -170,7 +185,18 @@ func ReadParquet(r io.ReaderAt, size int64, name string, opt ReadOptions) (*Trac
 	if len(missing) == NumFields+len(ExtraFieldNames) {
 		return nil, &Error{File: name, Msg: "no trace columns (want job_id, submit_time, ...)"}
 	}
-	t.Jobs = make([]Job, f.NumRows())
+	// The footer's row count sizes the jobs: a corrupt one (10^9 rows in
+	// a file of a few KB) is refused, not allocated.
+	n := f.NumRows()
+	if n < 0 || n > MaxProcCount {
+		return nil, &Error{File: name, Msg: fmt.Sprintf("the footer claims %d rows: not a trace (at most %d jobs)", n, MaxProcCount)}
+	}
+	if need := n * int64(unsafe.Sizeof(Job{})); need > 1<<30 {
+		if avail, ok := MemAvailable(); ok && need > avail {
+			return nil, &Error{File: name, Msg: fmt.Sprintf("the footer claims %d rows, %.1f GiB of jobs, and %.1f GiB is available (a corrupt file?)", n, float64(need)/(1<<30), float64(avail)/(1<<30))}
+		}
+	}
+	t.Jobs = make([]Job, n)
 	v := t.validator(name, opt, func(i int) int { return i + 1 }, true)
 	if err := readColumns(f, t.Jobs, v.check); err != nil {
 		var e *Error

@@ -1,14 +1,11 @@
 package experiment
 
 import (
-	"bufio"
 	"fmt"
-	"os"
-	"strconv"
-	"strings"
 	"unsafe"
 
 	"github.com/schedlab/schedlab/model/policy"
+	"github.com/schedlab/schedlab/trace"
 )
 
 // Bytes the estimate counts per processor of a machine (allocator state,
@@ -35,28 +32,9 @@ func EstimateMemory(tasks []task, preps []*prepared, workers int) int64 {
 	return prepared + int64(min(len(tasks), 3*workers))*biggest
 }
 
-// MemAvailable returns the memory available to a new process (MemAvailable
-// of /proc/meminfo), in bytes; ok is false when it cannot be read.
-func MemAvailable() (n int64, ok bool) {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0, false
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		k, v, found := strings.Cut(sc.Text(), ":")
-		if !found || k != "MemAvailable" {
-			continue
-		}
-		kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-		if err != nil {
-			return 0, false
-		}
-		return kb << 10, true
-	}
-	return 0, false
-}
+// MemAvailable returns the memory available to a new process
+// (trace.MemAvailable).
+func MemAvailable() (n int64, ok bool) { return trace.MemAvailable() }
 
 func gib(n int64) string { return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30)) }
 
