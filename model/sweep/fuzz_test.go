@@ -48,3 +48,22 @@ func TestPlanCountBounds(t *testing.T) {
 		}
 	}
 }
+
+// F8 (issue 25): a plan's jobs and horizon are checked when it is
+// planned, with its line, before anything is written.
+func TestPlanJobsChecked(t *testing.T) {
+	for _, c := range []struct{ key, want string }{
+		{"jobs = -1", "p.toml:5: workload[1].jobs: -1: jobs (-1) and horizon (0) must be positive"},
+		{"jobs = 9999999999999", "p.toml:5: workload[1].jobs: 9999999999999: more than 50000000 jobs in one trace"},
+		{"horizon = -5", "p.toml:5: workload[1].horizon: -5: jobs (0) and horizon (-5) must be positive"},
+	} {
+		doc := "name = \"x\"\n[[workload]]\nmodel = \"workload\"\nloads = [0.5]\n" + c.key + "\n"
+		file, err := Decode("p.toml", []byte(doc), nil)
+		if err == nil {
+			_, err = file.Plan()
+		}
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s: error %v, want %s", c.key, err, c.want)
+		}
+	}
+}
