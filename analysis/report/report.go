@@ -15,8 +15,10 @@
 package report
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/schedlab/schedlab/model/sweep"
 	"io"
 	"os"
 	"path/filepath"
@@ -484,6 +486,21 @@ func noJobPage(e *results.Experiment, idx int) Page {
 	}}
 }
 
+// incompleteSweep says how many of a sweep dataset's cells (its
+// manifest's count) have no results, "" when none is missing or dir is
+// not a sweep's (one row of the summary per cell).
+func incompleteSweep(dir string, rows int) string {
+	b, err := os.ReadFile(filepath.Join(dir, sweep.ManifestFile))
+	if err != nil {
+		return ""
+	}
+	var m sweep.Manifest
+	if json.Unmarshal(b, &m) != nil || m.Cells <= rows {
+		return ""
+	}
+	return fmt.Sprintf("%d of the sweep's %d cells have results: the report leaves out the %d others (still running, or lost: `replay sweep --resume` completes them)", rows, m.Cells, m.Cells-rows)
+}
+
 // Generate loads opts.In and writes the PDF report, figures and tables
 // that opts asks for. Every output file is written atomically; on error
 // the PDF is not written.
@@ -494,6 +511,9 @@ func Generate(opts Options) error {
 	set, err := results.LoadWith(opts.In, results.LoadOptions{Stream: true})
 	if err != nil {
 		return err
+	}
+	if w := incompleteSweep(opts.In, len(set.Summary)); w != "" && opts.Log != nil {
+		fmt.Fprintf(opts.Log, "report: warning: %s: %s\n", opts.In, w)
 	}
 	ctx, err := NewContext(set, opts)
 	if err != nil {
