@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -223,11 +224,36 @@ func (p *Plan) complete(dir string, c *Cell) bool {
 		tables = append(tables, schema.SeriesTable)
 	}
 	for _, t := range tables {
-		if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(k.Path(t)))); err != nil || !st.Mode().IsRegular() {
+		if !parquetWhole(filepath.Join(dir, filepath.FromSlash(k.Path(t)))) {
 			return false
 		}
 	}
 	return true
+}
+
+// parquetWhole reports whether path is a regular file with a Parquet
+// file's frame: PAR1 at both ends and a footer that fits. A part file cut
+// short (a disk full, a copy interrupted) is then not taken for complete.
+func parquetWhole(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() || st.Size() < 12 {
+		return false
+	}
+	var head [4]byte
+	var tail [8]byte
+	if _, err := f.ReadAt(head[:], 0); err != nil {
+		return false
+	}
+	if _, err := f.ReadAt(tail[:], st.Size()-8); err != nil {
+		return false
+	}
+	footer := int64(binary.LittleEndian.Uint32(tail[:4]))
+	return string(head[:]) == "PAR1" && string(tail[4:]) == "PAR1" && footer+12 <= st.Size()
 }
 
 // Missing returns the cells of the plan whose files are not all in dir.

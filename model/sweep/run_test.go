@@ -112,17 +112,25 @@ func TestResume(t *testing.T) {
 	if len(missing) == 0 || len(missing) == len(p.Cells) {
 		t.Fatalf("after one shard of two: %d missing of %d", len(missing), len(p.Cells))
 	}
-	// Remove one file of a complete cell: it is not complete any more.
-	done := p.CellsOf(Shard{1, 2})[0]
-	if err := os.Remove(filepath.Join(dir, filepath.FromSlash(done.Key(p.Name).Path("series")))); err != nil {
+	// Remove one file of a complete cell, and cut another cell's summary
+	// short (F7 of issue 25: a truncated part is not complete): neither
+	// cell is complete any more.
+	done := p.CellsOf(Shard{1, 2})
+	if err := os.Remove(filepath.Join(dir, filepath.FromSlash(done[0].Key(p.Name).Path("series")))); err != nil {
 		t.Fatal(err)
+	}
+	if err := os.Truncate(filepath.Join(dir, filepath.FromSlash(done[1].Key(p.Name).Path("summary"))), 100); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := Merge(p, dir); err != nil || len(m) != len(missing)+2 {
+		t.Fatalf("merge after damage: %d missing (%v), want %d", len(m), err, len(missing)+2)
 	}
 	st, err := Run(p, Options{Out: dir, Workers: 2, Resume: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Ran != len(missing)+1 || st.Skipped != len(p.Cells)-len(missing)-1 {
-		t.Errorf("resume ran %d and skipped %d; want %d and %d", st.Ran, st.Skipped, len(missing)+1, len(p.Cells)-len(missing)-1)
+	if st.Ran != len(missing)+2 || st.Skipped != len(p.Cells)-len(missing)-2 {
+		t.Errorf("resume ran %d and skipped %d; want %d and %d", st.Ran, st.Skipped, len(missing)+2, len(p.Cells)-len(missing)-2)
 	}
 	whole := t.TempDir()
 	if _, err := Run(p, Options{Out: whole, Workers: 2}); err != nil {
