@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"bytes"
 	"math"
 	"os"
 	"path/filepath"
@@ -49,5 +50,31 @@ func TestWriteRefusesWhatReadersRefuse(t *testing.T) {
 		if _, err := os.Stat(path); !os.IsNotExist(err) {
 			t.Errorf("%s written", path)
 		}
+	}
+}
+
+// F19 (issue 25), messages: a Parquet file cut to its first 4 bytes is
+// called what it is, and another table's file (no job_id) is not a trace.
+func TestParquetMessages(t *testing.T) {
+	dir := t.TempDir()
+	short := filepath.Join(dir, "s.parquet")
+	os.WriteFile(short, []byte("PAR1"), 0o644)
+	if _, err := ReadFile(short, ReadOptions{}); err == nil || !strings.Contains(err.Error(), "(a Parquet file cut short, or damaged: its footer cannot be read)") {
+		t.Errorf("4-byte file: %v", err)
+	}
+	tr, err := ReadSWF(strings.NewReader("; MaxProcs: 8\n"+goodLine), "g.swf", ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteParquet(&b, tr); err != nil {
+		t.Fatal(err)
+	}
+	// The same file without job_id: rename the column in the bytes.
+	data := bytes.ReplaceAll(b.Bytes(), []byte("job_id"), []byte("jobxid"))
+	other := filepath.Join(dir, "o.parquet")
+	os.WriteFile(other, data, 0o644)
+	if _, err := ReadFile(other, ReadOptions{}); err == nil || err.Error() != other+": missing column job_id (not a trace: want job_id, submit_time, ...)" {
+		t.Errorf("no job_id: %v", err)
 	}
 }

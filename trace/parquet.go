@@ -185,6 +185,9 @@ func readParquet(r io.ReaderAt, size int64, name string, opt ReadOptions) (*Trac
 	if len(missing) == NumFields+len(ExtraFieldNames) {
 		return nil, &Error{File: name, Msg: "no trace columns (want job_id, submit_time, ...)"}
 	}
+	if _, ok := schema.Lookup(FieldNames[0]); !ok { // another table's file (series.parquet, say), or a partial one
+		return nil, &Error{File: name, Msg: "missing column " + FieldNames[0] + " (not a trace: want job_id, submit_time, ...)"}
+	}
 	// The footer's row count sizes the jobs: a corrupt one (10^9 rows in
 	// a file of a few KB) is refused, not allocated.
 	n := f.NumRows()
@@ -293,6 +296,8 @@ func notParquetHint(r io.ReaderAt, size int64) string {
 	n, _ := r.ReadAt(head, 0)
 	head = head[:n]
 	switch {
+	case bytes.HasPrefix(head, []byte("PAR1")):
+		return " (a Parquet file cut short, or damaged: its footer cannot be read)"
 	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
 		return " (gzip data: an SWF log must be named .swf.gz)"
 	case len(head) > 0 && utf8.Valid(head) && !bytes.ContainsFunc(head, func(r rune) bool { return r < ' ' && r != '\n' && r != '\r' && r != '\t' }):
