@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"compress/gzip"
 	"math"
 	"os"
 	"path/filepath"
@@ -76,5 +77,21 @@ func TestParquetMessages(t *testing.T) {
 	os.WriteFile(other, data, 0o644)
 	if _, err := ReadFile(other, ReadOptions{}); err == nil || err.Error() != other+": missing column job_id (not a trace: want job_id, submit_time, ...)" {
 		t.Errorf("no job_id: %v", err)
+	}
+}
+
+// F19 (issue 25): a gzip log with a bad checksum says so once.
+func TestGzipChecksumMessage(t *testing.T) {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte("; MaxProcs: 8\n" + goodLine))
+	zw.Close()
+	data := b.Bytes()
+	data[len(data)-8] ^= 0xff // the CRC-32
+	path := filepath.Join(t.TempDir(), "c.swf.gz")
+	os.WriteFile(path, data, 0o644)
+	_, err := ReadFile(path, ReadOptions{})
+	if err == nil || !strings.HasSuffix(err.Error(), ": gzip: invalid checksum") || strings.Contains(err.Error(), "gzip: gzip") {
+		t.Errorf("error %v", err)
 	}
 }

@@ -146,7 +146,7 @@ func (g *gzipErrReader) Read(p []byte) (int, error) {
 	if err != nil && err != io.EOF {
 		if err == io.ErrUnexpectedEOF {
 			err = fmt.Errorf("gzip stream truncated (unexpected end of file)")
-		} else {
+		} else if !strings.HasPrefix(err.Error(), "gzip: ") { // compress/gzip's own errors say it already
 			err = fmt.Errorf("gzip: %w", err)
 		}
 	}
