@@ -95,3 +95,14 @@ func TestGzipChecksumMessage(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// F19 (issue 25): 2^53 + 1 is reported as written, not as its float64.
+func TestIntRangeMessage(t *testing.T) {
+	_, err := ReadSWF(strings.NewReader("; MaxProcs: 8\n9007199254740993 0 5 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n"), "t.swf", ReadOptions{})
+	if err == nil || !strings.Contains(err.Error(), "9007199254740993 is out of range") {
+		t.Errorf("error %v", err)
+	}
+	if _, err := ReadSWF(strings.NewReader("; MaxProcs: 8\n9007199254740992 0 5 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n"), "t.swf", ReadOptions{}); err != nil {
+		t.Errorf("2^53: %v", err)
+	}
+}

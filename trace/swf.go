@@ -178,7 +178,7 @@ func (p *swfReader) parseLine(line []byte) error {
 		if isInt(n) && !isWhole(v) {
 			return &Error{File: p.file, Line: p.line, Field: n + 1, Msg: fmt.Sprintf("%q is not an integer", tok)}
 		}
-		if isInt(n) && math.Abs(v) > MaxInt {
+		if isInt(n) && (math.Abs(v) > MaxInt || math.Abs(v) == MaxInt && !exactInt(tok)) {
 			return &Error{File: p.file, Line: p.line, Field: n + 1, Msg: fmt.Sprintf("%s is out of range (integer fields hold at most ±2^53)", tok)}
 		}
 		j.setField(n, v)
@@ -393,6 +393,13 @@ func parseNumber(b []byte) (float64, bool) {
 		return 0, false
 	}
 	return f, true
+}
+
+// exactInt reports whether the integer token tok is within ±2^53 (MaxInt),
+// which its float64 value (2^53 for 2^53 + 1) cannot tell.
+func exactInt(tok []byte) bool {
+	i, err := strconv.ParseInt(string(tok), 10, 64)
+	return err == nil && i >= -MaxInt && i <= MaxInt
 }
 
 // decimal reports whether b is a decimal number: [+-]digits[.digits]
