@@ -54,4 +54,3 @@ func FuzzParquetTrace(f *testing.F) {
 		}
 	})
 }
-
