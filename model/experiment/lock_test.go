@@ -37,3 +37,23 @@ func TestLockRefusesLinks(t *testing.T) {
 		t.Fatalf("error %v, want %s", err, want)
 	}
 }
+
+// F19 (issue 25): a lock held by shards (no pid written) is said so, not
+// "pid ?"; and a sweep's dataset is not a replay's --out.
+func TestLockMessages(t *testing.T) {
+	dir := t.TempDir()
+	held, err := Lock(filepath.Join(dir, LockFile), true, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	_, err = Lock(filepath.Join(dir, LockFile), false, dir)
+	if want := dir + " is in use by a sweep's shards, or another replay: wait for them, or choose another --out"; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+	sw := t.TempDir()
+	os.Mkdir(filepath.Join(sw, "summary"), 0o755)
+	if _, err := lockDir(sw); err == nil || err.Error() != sw+" holds a sweep dataset (summary/): choose another --out for replay run" {
+		t.Errorf("sweep dir: %v", err)
+	}
+}

@@ -80,6 +80,11 @@ func lockDir(dir string) (*os.File, error) {
 	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
 		return nil, fmt.Errorf("%s: not a directory", dir)
 	}
+	// A sweep's dataset is not a replay's results folder: mixing the two
+	// layouts would leave neither readable.
+	if st, err := os.Stat(filepath.Join(dir, schema.SummaryTable)); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("%s holds a sweep dataset (%s/): choose another --out for replay run", dir, schema.SummaryTable)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -116,7 +121,7 @@ func Lock(path string, shared bool, what string) (*os.File, error) {
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			who := strings.TrimSpace(string(b))
 			if who == "" {
-				who = "?"
+				return nil, fmt.Errorf("%s is in use by a sweep's shards, or another replay: wait for them, or choose another --out", what)
 			}
 			if !shared {
 				// The holders may be a sweep's shards, which hold the lock

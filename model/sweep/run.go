@@ -171,6 +171,9 @@ func lock(dir string, s Shard) (release func(), err error) {
 	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
 		return nil, fmt.Errorf("%s: not a directory", dir)
 	}
+	if _, err := os.Stat(filepath.Join(dir, schema.SummaryFile)); err == nil {
+		return nil, fmt.Errorf("%s holds a replay's results (%s): choose another --out for replay sweep", dir, schema.SummaryFile)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}

@@ -204,3 +204,12 @@ func TestNoJobs(t *testing.T) {
 		t.Errorf("merge: %d missing, %v", len(m), err)
 	}
 }
+
+// F19 (issue 25): a replay's results folder is not a sweep's --out.
+func TestSweepRefusesRunDir(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "summary.parquet"), []byte("PAR1"), 0o644)
+	if _, err := lock(dir, Shard{}); err == nil || err.Error() != dir+" holds a replay's results (summary.parquet): choose another --out for replay sweep" {
+		t.Errorf("error %v", err)
+	}
+}
