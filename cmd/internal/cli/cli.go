@@ -55,8 +55,11 @@ func Main(app *ucli.App, args []string) {
 	go func() {
 		s := <-sig
 		ext.KillAll()
-		trace.StopTemps()
-		fmt.Fprintf(os.Stderr, "\n%s: interrupted (%v); partial output removed\n", app.Name, s)
+		msg := fmt.Sprintf("%s: interrupted (%v)", app.Name, s)
+		if removed := trace.StopTemps(); len(removed) > 0 { // nothing is said of output there was none of (report serve)
+			msg += fmt.Sprintf("; partial output removed (%d temporary files)", len(removed))
+		}
+		fmt.Fprintf(os.Stderr, "\n%s\n", msg)
 		os.Exit(130)
 	}()
 	if err := app.Run(Reorder(app, args)); err != nil {
