@@ -282,7 +282,7 @@ func TestParams(t *testing.T) {
 	flat64 := policy.Machine{Kind: policy.Flat, Procs: 64}
 	bad := []string{
 		"fcfs:wtl=1", "sjf:scan=some", "if:wtl=-1", "sa:wtl=x", "sa:q=2",
-		"mq:q=0", "mq:by=larger", "mq:by=smaller", "mq:order=sideways", "mq:by=area",
+		"mq:q=0", "mq:q=1000000000", "mq:by=larger", "mq:by=smaller", "mq:order=sideways", "mq:by=area", // q beyond the processors: F5 of issue 25
 		"scan:order=left", "scan:sf=yes", "scan:q=3",
 		"prio-res:max_pri=-1", "prio-res:max_pri=1.5", "prio-res:reserve=maybe", "prio-res:wtl=5",
 	}

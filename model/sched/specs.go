@@ -164,6 +164,9 @@ func newMQ(m policy.Machine, p policy.Params) (*MultipleQueues, error) {
 	if q < 1 {
 		return nil, fmt.Errorf("parameter q=%s: must be ≥ 1", strconv.Itoa(q))
 	}
+	if q > m.Procs { // each queue is sized: more queues than processors is a typo
+		return nil, fmt.Errorf("parameter q=%s: at most %d (the machine's processors)", strconv.Itoa(q), m.Procs)
+	}
 	return NewMultipleQueues(m, q, order == "down", by, wtl)
 }
 

@@ -67,3 +67,13 @@ func TestPlanJobsChecked(t *testing.T) {
 		}
 	}
 }
+
+// F5 (issue 25): a shard count beyond MaxShards is refused.
+func TestShardBound(t *testing.T) {
+	if _, err := ParseShard("1/99999999999"); err == nil || err.Error() != `shard "1/99999999999": at most 100000 shards` {
+		t.Errorf("error %v", err)
+	}
+	if s, err := ParseShard("7/100000"); err != nil || s != (Shard{7, 100000}) {
+		t.Errorf("7/100000: %v %v", s, err)
+	}
+}

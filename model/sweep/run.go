@@ -25,13 +25,19 @@ import (
 // Shard selects shard I (1-based) of N. The zero value is the whole plan.
 type Shard struct{ I, N int }
 
-// ParseShard parses "i/n" (1 ≤ i ≤ n).
+// MaxShards bounds a sweep's shards (the assignment is sized by them).
+const MaxShards = 100000
+
+// ParseShard parses "i/n" (1 ≤ i ≤ n ≤ MaxShards).
 func ParseShard(s string) (Shard, error) {
 	a, b, ok := strings.Cut(s, "/")
 	i, err1 := strconv.Atoi(a)
 	n, err2 := strconv.Atoi(b)
 	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
 		return Shard{}, fmt.Errorf("shard %q: want i/n with 1 ≤ i ≤ n, e.g. 2/8", s)
+	}
+	if n > MaxShards {
+		return Shard{}, fmt.Errorf("shard %q: at most %d shards", s, MaxShards)
 	}
 	return Shard{i, n}, nil
 }
