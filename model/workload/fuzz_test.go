@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/schedlab/schedlab/model/policy"
 )
 
 // A load range whose count overflows is refused, not a panic.
@@ -38,4 +40,17 @@ func FuzzLoads(f *testing.F) {
 			}
 		}
 	})
+}
+
+// F5 (issue 25): a size distribution over more sizes than MaxSizes is
+// refused (its table would take gigabytes), naming --size-max.
+func TestSizeTableBound(t *testing.T) {
+	m, _ := policy.ParseMachine("flat:1000000000")
+	_, err := newSizeModel(m, SizeSpec{Dist: SizeUniform})
+	if err == nil || !strings.Contains(err.Error(), "at most 16777216 sizes (give --size-max)") {
+		t.Errorf("error %v", err)
+	}
+	if _, err := newSizeModel(m, SizeSpec{Dist: SizeUniform, Max: 1000}); err != nil {
+		t.Errorf("size-max 1000: %v", err)
+	}
 }

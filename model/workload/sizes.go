@@ -160,6 +160,10 @@ type SizeSpec struct {
 	Max  int     // largest request (mesh side, flat processors, cube dimension); 0: the machine's limit
 }
 
+// MaxSizes bounds the sizes a size distribution draws from (its table
+// is sized by them): 2^24, above the cores of any machine built so far.
+const MaxSizes = 1 << 24
+
 func newSizeModel(m policy.Machine, s SizeSpec) (*sizeModel, error) {
 	req := policy.RequestOf(m.Kind)
 	ok := false
@@ -188,6 +192,9 @@ func newSizeModel(m policy.Machine, s SizeSpec) (*sizeModel, error) {
 		return s.Max, nil
 	}
 	sidePMF := func(max int) ([]float64, error) {
+		if max > MaxSizes {
+			return nil, fmt.Errorf("size %q over 1..%d: its table holds at most %d sizes (give --size-max)", s.Dist, max, MaxSizes)
+		}
 		switch s.Dist {
 		case SizeUniform, SizeSquareUniform:
 			pmf := make([]float64, max)
