@@ -206,7 +206,8 @@ func TestInterruptRemovesTemporaryFiles(t *testing.T) {
 
 // The three commands, built as users run them: a usage error is two lines
 // on stderr (the error, a pointer to --help) and exit status 1; a bad value
-// of ours one line; a run that counts no job exits 0 with a warning.
+// of ours one line; a trace with no job record is refused; a run that
+// counts no job (every one rejected) exits 0 with a warning.
 func TestExitCodes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the commands; skipped with -short")
@@ -219,6 +220,7 @@ func TestExitCodes(t *testing.T) {
 	}
 	tiny := writeSWF(t, dir, "tiny.swf", swf)
 	empty := writeSWF(t, dir, "empty.swf", "; MaxProcs: 4\n")
+	huge := writeSWF(t, dir, "huge.swf", "; MaxProcs: 4\n1 0 -1 10 8 -1 -1 8 20 -1 1 1 -1 -1 -1 -1 -1 -1\n")
 	for _, c := range []struct {
 		args   []string
 		code   int
@@ -232,8 +234,11 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"report", "compare", "--bogus", "a", "b"}, 1, "report: flag provided but not defined: -bogus\nRun 'report compare --help' for usage.\n"},
 		{[]string{"replay", "run", "-j", "0", tiny}, 1, "replay: -j 0: want at least 1 worker\n"},
 		{[]string{"replay", "run", "-j", "-5", tiny}, 1, "replay: -j -5: want at least 1 worker\n"},
-		{[]string{"replay", "run", "--quiet", "--alloc", "count", "--sched", "fcfs", "--out", filepath.Join(dir, "out"), empty}, 0,
-			"replay: warning: trace empty, count/fcfs: no job counted (0 in the trace, 0 rejected, 0 filtered): its statistics are NaN\n"},
+		{[]string{"replay", "run", "--quiet", "--alloc", "count", "--sched", "fcfs", "--out", filepath.Join(dir, "out"), empty}, 1,
+			"replay: trace " + empty + ": no job records: nothing to replay\n"},
+		{[]string{"replay", "run", "--quiet", "--alloc", "count", "--sched", "fcfs", "--out", filepath.Join(dir, "out"), huge}, 0,
+			"replay: warning: " + huge + ": 1 jobs request more processors than MaxProcs 4 (first: job 1, line 2); replay rejects and counts them\n" +
+				"replay: warning: trace huge, count/fcfs: no job counted (1 in the trace, 1 rejected, 0 filtered): its statistics are NaN\n"},
 	} {
 		cmd := exec.Command(filepath.Join(dir, c.args[0]), c.args[1:]...)
 		var stdout, stderr bytes.Buffer
