@@ -479,10 +479,19 @@ func (s *Conservative) Schedule(sys policy.System) {
 			} else {
 				pending = true // give it up (when j takes its new place: place)
 			}
-		} else {
-			if ok {
+		} else if ok {
+			// The old slot is gone (a running job outran its estimate). Is
+			// there a slot before it in full without j's reservation?
+			// (Searched without giving it up: j gives it up only to
+			// move; later slots come from base, below.)
+			var found bool
+			t, found = full.earliestWithout(j.Procs, j.Estimate, now, old, old, resEnd(old, j.Estimate))
+			if found {
 				full.reserve(old, j.Estimate, -j.Procs) // give it up
+			} else {
+				t, pending = math.Inf(1), true
 			}
+		} else {
 			t = full.earliest(j.Procs, j.Estimate, now)
 		}
 		sure := true // full had no slot for j before t
@@ -492,6 +501,11 @@ func (s *Conservative) Schedule(sys policy.System) {
 			needBase(k)
 			t = base.earliest(j.Procs, j.Estimate, now)
 			sure = false
+			if pending && t == old {
+				// The jobs ahead leave j where it was: full, which
+				// still holds it there, stays as it is.
+				keep, pending = true, false
+			}
 		}
 		if ok && t != old {
 			// A job moved: the jobs ahead of it, already placed, may
