@@ -292,14 +292,21 @@ const noEpoch = math.MinInt32
 // later, and it was a slot then. So full has since gained free
 // processors at τ, and the last gain there left j.Procs free: skip when
 // every such gain is at or after old, and the slot starts before the end
-// of the latest.
-func (s *Conservative) unchanged(j *policy.Job, old float64) (skip bool, by float64) {
+// of the latest. The slot holds the earliest such gain τ ≥ from, so it
+// starts after from − j.Estimate (at τ when the estimate is 0): lo is the
+// last breakpoint at or before that time (or now), where a search may
+// begin.
+func (s *Conservative) unchanged(j *policy.Job, old, now float64) (skip bool, lo, by float64) {
 	e := s.seen[j.Index]
 	if e == noEpoch {
-		return false, old
+		return false, now, old
 	}
 	from, until := s.full.gainedSince(int32(j.Procs), e)
-	return from >= old, min(until, old)
+	lo = now
+	if b := from - j.Estimate; b > now && from < old {
+		lo = s.full.t[s.full.index(b)]
+	}
+	return from >= old, lo, min(until, old)
 }
 
 // NewConservative returns a conservative backfilling scheduler.
@@ -452,7 +459,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 			// only the breakpoints before it need a look, and there j's own
 			// reservation does not count.
 			var moved bool
-			if skip, by := s.unchanged(j, old); skip {
+			if skip, lo, by := s.unchanged(j, old, now); skip {
 				t, moved = old, false
 				if s.verify {
 					if t1, m1 := full.earliestBefore(j.Procs, j.Estimate, now, old); m1 {
@@ -460,8 +467,8 @@ func (s *Conservative) Schedule(sys policy.System) {
 					}
 				}
 			} else {
-				t, moved = full.earliestStarting(j.Procs, j.Estimate, now, by, old)
-				if s.verify && by < old {
+				t, moved = full.earliestStarting(j.Procs, j.Estimate, lo, by, old)
+				if s.verify && (by < old || lo > now) {
 					if t1, m1 := full.earliestBefore(j.Procs, j.Estimate, now, old); t1 != t || m1 != moved {
 						panic(fmt.Sprintf("backfill: at %g job %d's search of slots starting before %g finds %g %v, of all %g %v", now, j.ID, by, t, moved, t1, m1))
 					}
@@ -472,10 +479,19 @@ func (s *Conservative) Schedule(sys policy.System) {
 			} else {
 				pending = true // give it up (when j takes its new place: place)
 			}
-		} else {
-			if ok {
+		} else if ok {
+			// The old slot is gone (a running job outran its estimate). Is
+			// there a slot before it in full without j's reservation?
+			// (Searched without giving it up: j gives it up only to
+			// move; later slots come from base, below.)
+			var found bool
+			t, found = full.earliestWithout(j.Procs, j.Estimate, now, old, old, resEnd(old, j.Estimate))
+			if found {
 				full.reserve(old, j.Estimate, -j.Procs) // give it up
+			} else {
+				t, pending = math.Inf(1), true
 			}
+		} else {
 			t = full.earliest(j.Procs, j.Estimate, now)
 		}
 		sure := true // full had no slot for j before t
@@ -485,6 +501,11 @@ func (s *Conservative) Schedule(sys policy.System) {
 			needBase(k)
 			t = base.earliest(j.Procs, j.Estimate, now)
 			sure = false
+			if pending && t == old {
+				// The jobs ahead leave j where it was: full, which
+				// still holds it there, stays as it is.
+				keep, pending = true, false
+			}
 		}
 		if ok && t != old {
 			// A job moved: the jobs ahead of it, already placed, may

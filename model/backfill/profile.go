@@ -66,11 +66,23 @@ func (p *profile) newEpoch() {
 func (p *profile) gained(i, e int) {
 	g, ge := &p.gain[p.epoch&1], &p.gainEnd[p.epoch&1]
 	done := -1
-	for x := i; x < e && done < len(g)-1; x++ {
-		for c := sizeClass(p.f[x]); done < c; {
-			done++
-			g[done] = min(g[done], p.t[x])
+	// mx: the largest count below the smallest size of class done+1
+	// (a count above it starts a new class).
+	mx := int32(math.MinInt32)
+	f := p.f[i:e]
+	for x, v := range f {
+		if v <= mx {
+			continue
 		}
+		c := sizeClass(v)
+		for done < c {
+			done++
+			g[done] = min(g[done], p.t[i+x])
+		}
+		if done == len(g)-1 {
+			break
+		}
+		mx = int32(1)<<done - 1 // the largest count of class done
 	}
 	end := math.Inf(1)
 	if e < len(p.t) {
@@ -161,16 +173,25 @@ func (p *profile) addRange(a, b float64, d int32) {
 		e = p.splitFrom(b, i+1)
 	}
 	f := p.f[i:e]
-	for j := range f {
-		was := f[j] < 0
-		f[j] += d
-		if now := f[j] < 0; now != was {
-			if now {
-				p.neg++
-			} else {
-				p.neg--
+	// The segments that change sign: from [-d, 0) to ≥ 0 when d > 0, from
+	// [0, -d) to < 0 when d < 0 (one unsigned comparison each).
+	changed := 0
+	if d > 0 {
+		for j, v := range f {
+			if uint32(v+d) < uint32(d) {
+				changed++
 			}
+			f[j] = v + d
 		}
+		p.neg -= changed
+	} else {
+		for j, v := range f {
+			if uint32(v) < uint32(-d) {
+				changed++
+			}
+			f[j] = v + d
+		}
+		p.neg += changed
 	}
 	if p.track && d > 0 {
 		p.gained(i, e)
@@ -280,6 +301,45 @@ func (p *profile) earliestStarting(k int, d float64, from, by, limit float64) (f
 			return start, true
 		}
 		i = j + 1 // fewer than k free at ts[j], before start+d
+	}
+}
+
+// earliestWithout is earliestStarting(k, d, from, by, +Inf) in the
+// profile without a reservation of k processors over [xa, xb) that it
+// holds, xa ≥ by: the breakpoints in [xa, xb) count k more free (the
+// same step function as after giving it up, and the same breakpoints
+// before xa, where the slots start).
+func (p *profile) earliestWithout(k int, d float64, from, by, xa, xb float64) (float64, bool) {
+	k32 := int32(k)
+	ts, fs := p.t, p.f
+	i := 0
+	if from > ts[0] {
+		i = search(ts, from)
+	}
+	n := len(ts)
+	for {
+		for i < n && fs[i] < k32 {
+			i++
+		}
+		if i == n || ts[i] >= by {
+			return math.Inf(1), false
+		}
+		start := ts[i]
+		end := start + d
+		j := i + 1
+		for ; j < n && ts[j] < end; j++ {
+			f := fs[j]
+			if ts[j] >= xa && ts[j] < xb {
+				f += k32
+			}
+			if f < k32 {
+				break
+			}
+		}
+		if j == n || ts[j] >= end {
+			return start, true
+		}
+		i = j + 1
 	}
 }
 

@@ -256,3 +256,49 @@ func TestConservativeProfileEquality(t *testing.T) {
 		})
 	}
 }
+
+// TestEarliestWithout checks earliestWithout against giving the
+// reservation (of the size searched) up and searching, on random profiles
+// with reservations of random lengths (zero and tiny ones included),
+// compact or not.
+func TestEarliestWithout(t *testing.T) {
+	for seed := uint64(1); seed <= 300; seed++ {
+		r := rand.New(rand.NewPCG(seed, 9))
+		var p profile
+		p.compact = seed%2 == 0
+		size := 1 + r.IntN(32)
+		p.reset(0, size)
+		type res struct {
+			t, d float64
+			k    int
+		}
+		var held []res
+		for range 30 {
+			d := float64(r.IntN(20))
+			switch r.IntN(6) {
+			case 0:
+				d = 0
+			case 1:
+				d = 1e-300
+			}
+			h := res{float64(r.IntN(40)), d, 1 + r.IntN(size)}
+			p.reserve(h.t, h.d, h.k)
+			held = append(held, h)
+		}
+		for range 20 {
+			h := held[r.IntN(len(held))]
+			k, d, from := h.k, float64(r.IntN(15)), float64(r.IntN(int(h.t)+1))
+			got, ok := p.earliestWithout(k, d, from, h.t, h.t, resEnd(h.t, h.d))
+			q := profile{compact: p.compact}
+			q.t, q.f = slices.Clone(p.t), slices.Clone(p.f)
+			q.reserve(h.t, h.d, -h.k)
+			want, wok := q.earliestStarting(k, d, from, h.t, math.Inf(1))
+			if !wok {
+				want = math.Inf(1)
+			}
+			if got != want || ok != wok {
+				t.Fatalf("seed %d: without %v, earliest(%d, %g, from %g) = %g %v, want %g %v; steps %v %v", seed, h, k, d, from, got, ok, want, wok, p.t, p.f)
+			}
+		}
+	}
+}
