@@ -33,9 +33,11 @@ type EASY struct {
 	// predictions (predict=user2); entries of jobs done or corrected
 	// since are stale.
 	exp expHeap
-	// dead counts the jobs of q started by backfilling from s.bf and not
-	// yet removed from q (removed lazily: they are skipped as heads).
-	dead int
+	// dead counts the jobs of q started by backfilling and not yet
+	// removed from q (removed lazily: they are skipped as heads); bfDead
+	// counts those of bf.
+	dead, bfDead int
+	sum          blocks // block summaries of the candidates' queue
 }
 
 // NewEASY returns an EASY backfilling scheduler (arrival order, runtime
@@ -157,6 +159,7 @@ func (s *EASY) Schedule(sys policy.System) {
 	if s.est.on {
 		s.correct(sys, now)
 	}
+	s.compact()
 	s.q.resort(now)
 	if s.bf != nil {
 		s.bf.resort(now)
@@ -166,7 +169,7 @@ func (s *EASY) Schedule(sys policy.System) {
 	n := 0
 	for n < len(waiting) {
 		j := waiting[n]
-		if j.Start >= 0 { // backfilled from s.bf: removed lazily
+		if j.Start >= 0 { // backfilled: removed lazily
 			s.dead--
 			n++
 			continue
@@ -181,33 +184,38 @@ func (s *EASY) Schedule(sys policy.System) {
 		s.q.Pop(n)
 	}
 	if s.q.Len() >= 2 && int32(al.Free()) >= s.minP {
-		if s.backfill(sys, now) {
+		if k := s.backfill(sys, now); k > 0 {
+			s.dead += k
 			if s.bf != nil {
-				if s.dead += len(s.pos); s.dead > s.q.Len()/2 {
-					s.q.RemoveStarted(0)
-					s.dead = 0
-				}
-				if n > 0 {
-					s.bf.RemoveStarted(0) // started heads may be anywhere in s.bf
-				} else {
-					s.bf.removeAt(s.pos)
-				}
-			} else {
-				s.q.removeAt(s.pos)
+				s.bfDead += k
 			}
-			return
 		}
 	}
 	if n > 0 && s.bf != nil {
+		s.bf.RemoveStarted(0) // started heads may be anywhere in s.bf
+		s.bfDead = 0
+	}
+}
+
+// compact removes the started jobs from the queues when they make up
+// more than half of one, and before a dynamic order is re-sorted (their
+// marks, kill's, have no key).
+func (s *EASY) compact() {
+	if s.dead > 0 && (s.dead > s.q.Len()/2 || s.bf == nil && s.q.ord != nil && s.q.ord.dynamic) {
+		s.q.RemoveStarted(0)
+		s.dead = 0
+	}
+	if s.bf != nil && s.bfDead > 0 && (s.bfDead > s.bf.Len()/2 || s.bf.ord.dynamic) {
 		s.bf.RemoveStarted(0)
+		s.bfDead = 0
 	}
 }
 
 // backfill backfills around the reservation of the head of the queue and
-// reports whether it started a job; s.pos are then the positions of the
-// jobs it started among the candidates (in the backfill queue when there
-// is one).
-func (s *EASY) backfill(sys policy.System, now float64) bool {
+// returns the number of jobs it started; they stay in the candidates'
+// queue (the queue, or the backfill queue when there is one), marked by
+// blocks.kill.
+func (s *EASY) backfill(sys policy.System, now float64) int {
 	al := sys.Capacity()
 	head := s.q.Jobs()[0]
 	// Shadow time: the first estimated release after which the head fits
@@ -234,11 +242,21 @@ func (s *EASY) backfill(sys policy.System, now float64) bool {
 	if s.bf != nil {
 		cq, from = s.bf, 0
 	}
-	jobs, procs, ests := cq.Jobs(), cq.Procs(), cq.Ests()
-	s.pos = s.pos[:0]
+	s.sum.update(cq)
+	jobs, procs, ests := cq.jobs, cq.procs, cq.ests // absolute positions
+	bp, be := s.sum.minP, s.sum.minEst
+	started := 0
 	free := int32(al.Free())
 	minP := int32(math.MaxInt32) // the smallest request of the jobs scanned
-	for i := from; i < len(jobs); i++ {
+	for i := cq.head + from; i < len(jobs); i++ {
+		if i%blockSize == 0 {
+			// Skip the block when none of its jobs can start.
+			if k := i / blockSize; bp[k] > free || int(bp[k]) > extra && !(now+be[k] <= shadow) {
+				minP = min(minP, bp[k])
+				i += blockSize - 1
+				continue
+			}
+		}
 		p := procs[i]
 		minP = min(minP, p)
 		if p > free {
@@ -253,17 +271,18 @@ func (s *EASY) backfill(sys policy.System, now float64) bool {
 			continue
 		}
 		s.start(sys, j)
-		s.pos = append(s.pos, i)
+		s.sum.kill(cq, i)
+		started++
 		if !endsBy {
 			extra -= j.Alloc.Procs()
 		}
 		if free = int32(al.Free()); free == 0 {
-			return true // minP stays a lower bound
+			return started // minP stays a lower bound
 		}
 	}
 	if from == 1 {
-		minP = min(minP, procs[0]) // the head
+		minP = min(minP, procs[cq.head]) // the head
 	}
 	s.minP = minP
-	return len(s.pos) > 0
+	return started
 }
