@@ -22,7 +22,7 @@ import (
 type EASY struct {
 	q   queue
 	bf  *queue // the candidates in the backfill order, nil when it is the queue's
-	run runSet
+	run easyRun
 	est estimates
 	end func(*policy.Job) float64 // a running job's estimated end
 	pos []int                     // positions of the candidates started by backfill
@@ -71,7 +71,7 @@ func (s *EASY) Submit(j *policy.Job) {
 
 // Finished forgets j.
 func (s *EASY) Finished(j *policy.Job) {
-	s.run.removeBy(j, s.end)
+	s.run.remove(j, s.end(j))
 	s.est.finished(j)
 }
 
@@ -80,7 +80,13 @@ func (s *EASY) Waiting() int { return s.q.Len() - s.dead }
 
 // start records that j started.
 func (s *EASY) start(sys policy.System, j *policy.Job) {
-	s.run.addBy(j, s.end)
+	s.run.add(j, s.end(j))
+	s.arm(sys, j)
+}
+
+// arm schedules the correction of running job j's prediction at the time
+// it outlives it.
+func (s *EASY) arm(sys policy.System, j *policy.Job) {
 	if t, ok := s.est.expiry(j); ok {
 		s.exp.push(expiry{t, j})
 		if t > sys.Now() {
@@ -98,9 +104,10 @@ func (s *EASY) correct(sys policy.System, now float64) {
 		if s.est.ended[r.Index] || r.Start+s.est.pred[r.Index] != e.t || !s.est.outlived(r, now) {
 			continue // stale, or not yet outlived (started at now)
 		}
-		s.run.removeBy(r, s.end)
+		old := s.end(r)
 		s.est.correct(r, now)
-		s.start(sys, r)
+		s.run.move(r, old, s.end(r))
+		s.arm(sys, r)
 	}
 }
 
@@ -226,13 +233,16 @@ func (s *EASY) backfill(sys policy.System, now float64) int {
 	shadow, extra := math.Inf(1), 0
 	avail := al.Free()
 	placeFailed := avail >= head.Procs
-	for k, r := range s.run {
-		avail += r.Alloc.Procs()
-		e := max(s.end(r), now)
-		if avail < head.Procs || (placeFailed && e == now) {
+	for k := range s.run {
+		r := &s.run[k]
+		if avail += int(r.procs); avail < head.Procs {
 			continue
 		}
-		if k+1 < len(s.run) && max(s.end(s.run[k+1]), now) == e {
+		e := max(r.end, now)
+		if placeFailed && e == now {
+			continue
+		}
+		if k+1 < len(s.run) && max(s.run[k+1].end, now) == e {
 			continue // release the whole batch ending at e first
 		}
 		shadow, extra = e, avail-head.Procs

@@ -1,6 +1,11 @@
 package backfill
 
-import "math"
+import (
+	"fmt"
+	"math"
+
+	"github.com/schedlab/schedlab/model/policy"
+)
 
 // blockSize is the number of queue positions a block summary covers.
 const blockSize = 32
@@ -53,5 +58,73 @@ func (b *blocks) kill(q *queue, i int) {
 	q.procs[i], q.ests[i] = math.MaxInt32, math.Inf(1)
 	if k := i / blockSize; (k+1)*blockSize <= q.dirty || len(q.jobs) <= q.dirty {
 		b.summarise(q, k)
+	}
+}
+
+// runEntry is a running job in EASY's running set: its estimated end and
+// the processors it holds, kept inline so that the walk for the shadow
+// time reads no job.
+type runEntry struct {
+	end   float64
+	id    int64 // Job.ID
+	procs int32
+	index int32 // Job.Index
+}
+
+// easyRun is EASY's set of running jobs in order of estimated end, then
+// job ID (the order of runSet). Its entries hold no pointer, so that
+// moving them is a plain copy.
+type easyRun []runEntry
+
+// search is the position of (end, j) in r.
+func (r easyRun) search(end float64, j *policy.Job) int {
+	lo, hi := 0, len(r)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if e := r[m].end; e < end || e == end && r[m].id < j.ID {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// add inserts running job j with estimated end end.
+func (r *easyRun) add(j *policy.Job, end float64) {
+	i := r.search(end, j)
+	*r = append(*r, runEntry{})
+	copy((*r)[i+1:], (*r)[i:])
+	(*r)[i] = runEntry{end, j.ID, int32(j.Alloc.Procs()), j.Index}
+}
+
+// remove removes running job j, whose estimated end is end.
+func (r *easyRun) remove(j *policy.Job, end float64) {
+	for i := r.search(end, j); i < len(*r); i++ {
+		if (*r)[i].index == j.Index {
+			*r = append((*r)[:i], (*r)[i+1:]...)
+			return
+		}
+	}
+	panic(fmt.Sprintf("backfill: finished job %d was not running", j.ID))
+}
+
+// move moves running job j from estimated end old to estimated end end
+// (a corrected prediction), shifting only the entries in between.
+func (r easyRun) move(j *policy.Job, old, end float64) {
+	i := r.search(old, j)
+	for r[i].index != j.Index {
+		i++
+	}
+	e := r[i]
+	e.end = end
+	if end > old {
+		k := r.search(end, j) // after e's new place, e still counted
+		copy(r[i:k-1], r[i+1:k])
+		r[k-1] = e
+	} else {
+		k := r.search(end, j) // e's new place, at most i
+		copy(r[k+1:i+1], r[k:i])
+		r[k] = e
 	}
 }
