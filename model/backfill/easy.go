@@ -50,7 +50,9 @@ func newEASY(ord, bf *order, predict string) *EASY {
 	s := &EASY{est: newEstimates(predict), minP: math.MaxInt32}
 	s.q = queue{ord: ord, est: s.est.of}
 	if bf != nil && bf != ord {
-		s.bf = &queue{ord: bf, est: s.est.of}
+		s.bf = &queue{ord: bf, est: s.est.of, sum: &s.sum}
+	} else {
+		s.q.sum = &s.sum
 	}
 	s.end = estEnd
 	if s.est.on {

@@ -23,6 +23,8 @@ const blockSize = 32
 type blocks struct {
 	minP   []int32
 	minEst []float64
+	// nP and nEst count the jobs of each block at its minima (inserted).
+	nP, nEst []int32
 }
 
 // update brings the summaries of q up to date: those of the blocks from
@@ -30,26 +32,90 @@ type blocks struct {
 func (b *blocks) update(q *queue) {
 	n := len(q.jobs)
 	nb := (n + blockSize - 1) / blockSize
-	for len(b.minP) < nb {
-		b.minP = append(b.minP, 0)
-		b.minEst = append(b.minEst, 0)
-	}
-	b.minP, b.minEst = b.minP[:nb], b.minEst[:nb]
+	b.grow(nb)
 	for k := q.dirty / blockSize; k < nb; k++ {
 		b.summarise(q, k)
 	}
 	q.dirty = n
 }
 
+// inserted updates the summaries, up to date before, after an insertion
+// at absolute position lo of q: each block after lo's gains the last job
+// of the block before and loses its own last one, so its summary needs
+// recomputing only when that one was the last to hold its minimum.
+func (b *blocks) inserted(q *queue, lo int) {
+	n := len(q.jobs)
+	nb := (n + blockSize - 1) / blockSize
+	grown := len(b.minP) < nb // the last block is new: one job
+	b.grow(nb)
+	k0 := lo / blockSize
+	b.summarise(q, k0)
+	for k := k0 + 1; k < nb; k++ {
+		if k == nb-1 && grown {
+			b.summarise(q, k)
+			continue
+		}
+		in, out := k*blockSize, (k+1)*blockSize
+		p, e := q.procs[in], q.ests[in]
+		switch {
+		case p < b.minP[k]:
+			b.minP[k], b.nP[k] = p, 1
+		case p == b.minP[k]:
+			b.nP[k]++
+		}
+		switch {
+		case e < b.minEst[k]:
+			b.minEst[k], b.nEst[k] = e, 1
+		case e == b.minEst[k]:
+			b.nEst[k]++
+		}
+		if out >= n {
+			continue
+		}
+		if q.procs[out] == b.minP[k] {
+			b.nP[k]--
+		}
+		if q.ests[out] == b.minEst[k] {
+			b.nEst[k]--
+		}
+		if b.nP[k] == 0 || b.nEst[k] == 0 {
+			b.summarise(q, k)
+		}
+	}
+	q.dirty = n
+}
+
+// grow sizes the summaries for nb blocks.
+func (b *blocks) grow(nb int) {
+	for len(b.minP) < nb {
+		b.minP = append(b.minP, 0)
+		b.minEst = append(b.minEst, 0)
+		b.nP = append(b.nP, 0)
+		b.nEst = append(b.nEst, 0)
+	}
+	b.minP, b.minEst, b.nP, b.nEst = b.minP[:nb], b.minEst[:nb], b.nP[:nb], b.nEst[:nb]
+}
+
 // summarise computes the summary of block k of q.
 func (b *blocks) summarise(q *queue, k int) {
 	lo, hi := k*blockSize, min((k+1)*blockSize, len(q.jobs))
 	p, e := int32(math.MaxInt32), math.Inf(1)
+	np, ne := int32(0), int32(0)
 	for i := lo; i < hi; i++ {
-		p = min(p, q.procs[i])
-		e = min(e, q.ests[i])
+		switch pi := q.procs[i]; {
+		case pi < p:
+			p, np = pi, 1
+		case pi == p:
+			np++
+		}
+		switch ei := q.ests[i]; {
+		case ei < e:
+			e, ne = ei, 1
+		case ei == e:
+			ne++
+		}
 	}
-	b.minP[k], b.minEst[k] = p, e
+	b.minP[k], b.minEst[k], b.nP[k], b.nEst[k] = p, e, np, ne
 }
 
 // kill marks the job at absolute position i of q as started: it never

@@ -102,6 +102,9 @@ type queue struct {
 	// dirty is the first position (absolute, in jobs) changed since the
 	// block summaries (blocks) were last brought up to date.
 	dirty int
+	// sum, when set, are block summaries that Push keeps up to date
+	// (blocks.inserted) while they are.
+	sum *blocks
 }
 
 func (q *queue) sorted() bool { return q.ord != nil && q.ord.key != nil }
@@ -131,11 +134,15 @@ func (q *queue) Push(j *policy.Job, now float64) {
 			hi = m
 		}
 	}
+	up := q.sum != nil && q.dirty >= len(q.jobs)
 	q.dirty = min(q.dirty, lo)
 	q.jobs = slices.Insert(q.jobs, lo, j)
 	q.procs = slices.Insert(q.procs, lo, p)
 	q.ests = slices.Insert(q.ests, lo, e)
 	q.keys = slices.Insert(q.keys, lo, k)
+	if up {
+		q.sum.inserted(q, lo)
+	}
 }
 
 // cmpKey compares (key ka of a) with (key kb of b): by key, then arrival
