@@ -38,6 +38,10 @@ type EASY struct {
 	// counts those of bf.
 	dead, bfDead int
 	sum          blocks // block summaries of the candidates' queue
+	// xf, when set, replaces q and bf: the queue in the xf order, whose
+	// keys change with time (easyxf.go); touched is scratch.
+	xf      *xfQueue
+	touched []*xfGroup
 }
 
 // NewEASY returns an EASY backfilling scheduler (arrival order, runtime
@@ -53,6 +57,9 @@ func newEASY(ord, bf *order, predict string) *EASY {
 		s.bf = &queue{ord: bf, est: s.est.of, sum: &s.sum}
 	} else {
 		s.q.sum = &s.sum
+		if ord != nil && ord.dynamic {
+			s.xf = newXFQueue(ord, s.est.of)
+		}
 	}
 	s.end = estEnd
 	if s.est.on {
@@ -65,6 +72,10 @@ func newEASY(ord, bf *order, predict string) *EASY {
 func (s *EASY) Submit(j *policy.Job) {
 	s.est.submit(j)
 	s.minP = min(s.minP, int32(j.Procs))
+	if s.xf != nil {
+		s.xf.push(j)
+		return
+	}
 	s.q.Push(j, j.Submit)
 	if s.bf != nil {
 		s.bf.Push(j, j.Submit)
@@ -78,7 +89,12 @@ func (s *EASY) Finished(j *policy.Job) {
 }
 
 // Waiting is the queue length.
-func (s *EASY) Waiting() int { return s.q.Len() - s.dead }
+func (s *EASY) Waiting() int {
+	if s.xf != nil {
+		return s.xf.n
+	}
+	return s.q.Len() - s.dead
+}
 
 // start records that j started.
 func (s *EASY) start(sys policy.System, j *policy.Job) {
@@ -168,6 +184,10 @@ func (s *EASY) Schedule(sys policy.System) {
 	if s.est.on {
 		s.correct(sys, now)
 	}
+	if s.xf != nil {
+		s.scheduleXF(sys, now)
+		return
+	}
 	s.compact()
 	s.q.resort(now)
 	if s.bf != nil {
@@ -227,29 +247,7 @@ func (s *EASY) compact() {
 func (s *EASY) backfill(sys policy.System, now float64) int {
 	al := sys.Capacity()
 	head := s.q.Jobs()[0]
-	// Shadow time: the first estimated release after which the head fits
-	// by count; every job released at that same time counts toward the
-	// extra processors. When the head fits by count now but the allocator
-	// could not place it (fragmentation), the shadow time is the next
-	// release after now.
-	shadow, extra := math.Inf(1), 0
-	avail := al.Free()
-	placeFailed := avail >= head.Procs
-	for k := range s.run {
-		r := &s.run[k]
-		if avail += int(r.procs); avail < head.Procs {
-			continue
-		}
-		e := max(r.end, now)
-		if placeFailed && e == now {
-			continue
-		}
-		if k+1 < len(s.run) && max(s.run[k+1].end, now) == e {
-			continue // release the whole batch ending at e first
-		}
-		shadow, extra = e, avail-head.Procs
-		break
-	}
+	shadow, extra := s.shadow(al, head, now)
 	cq, from := &s.q, 1
 	if s.bf != nil {
 		cq, from = s.bf, 0
@@ -297,4 +295,30 @@ func (s *EASY) backfill(sys policy.System, now float64) int {
 	}
 	s.minP = minP
 	return started
+}
+
+// shadow returns the head's shadow time and the extra processors: the
+// first estimated release after which the head fits by count; every job
+// released at that same time counts toward the extra processors. When the
+// head fits by count now but the allocator could not place it
+// (fragmentation), the shadow time is the next release after now.
+func (s *EASY) shadow(al policy.Capacity, head *policy.Job, now float64) (shadow float64, extra int) {
+	shadow = math.Inf(1)
+	avail := al.Free()
+	placeFailed := avail >= head.Procs
+	for k := range s.run {
+		r := &s.run[k]
+		if avail += int(r.procs); avail < head.Procs {
+			continue
+		}
+		e := max(r.end, now)
+		if placeFailed && e == now {
+			continue
+		}
+		if k+1 < len(s.run) && max(s.run[k+1].end, now) == e {
+			continue // release the whole batch ending at e first
+		}
+		return e, avail - head.Procs
+	}
+	return shadow, extra
 }

@@ -1,0 +1,237 @@
+package backfill
+
+import (
+	"math"
+
+	"github.com/schedlab/schedlab/model/policy"
+)
+
+// bySubmit is the order of the jobs within an xfQueue group: arrival
+// time, then job ID (the key is the arrival time, ties by arrival then ID).
+var bySubmit = &order{name: "submit", key: func(j *policy.Job, est, now float64) float64 { return j.Submit }}
+
+// xfQueue is EASY's waiting queue in the xf order (largest expansion
+// factor first, order.go), kept without re-sorting. The expansion factor
+// (now − submit + est)/max(est, 1) of jobs with one estimate differs only
+// by their arrival times, and floating-point rounding is monotone, so
+// among jobs of one estimate the xf order at any time is the arrival order
+// (arrival time, then ID: the order's ties). The queue is therefore a set
+// of groups, one per estimate, each in arrival order; the xf order at now
+// is the merge of the groups by key at now, computed only for the jobs a
+// pass considers: the first of each group (the head), and each group's
+// first job that can be backfilled (all its jobs have the same estimate,
+// so the same test on their processor counts).
+type xfQueue struct {
+	ord    *order
+	est    func(*policy.Job) float64
+	groups []*xfGroup // the groups with waiting jobs
+	byEst  map[float64]*xfGroup
+	n      int // jobs waiting
+}
+
+// xfGroup is the jobs waiting with one estimate, in arrival order, with
+// the started ones marked (blocks.kill) until compacted.
+type xfGroup struct {
+	est  float64
+	q    queue
+	sum  blocks
+	live int // jobs waiting
+	dead int // jobs started, still in q
+	cand int // during a backfill pass: absolute position of the candidate, −1 none
+}
+
+func newXFQueue(ord *order, est func(*policy.Job) float64) *xfQueue {
+	return &xfQueue{ord: ord, est: est, byEst: map[float64]*xfGroup{}}
+}
+
+// push queues j.
+func (x *xfQueue) push(j *policy.Job) {
+	e := x.est(j)
+	g := x.byEst[e]
+	if g == nil {
+		g = &xfGroup{est: e}
+		g.q = queue{ord: bySubmit, est: x.est, sum: &g.sum}
+		x.byEst[e] = g
+	}
+	if g.live == 0 {
+		x.groups = append(x.groups, g)
+	}
+	g.q.Push(j, j.Submit)
+	g.live++
+	x.n++
+}
+
+// key is j's key at now.
+func (x *xfQueue) key(g *xfGroup, j *policy.Job, now float64) float64 {
+	return x.ord.key(j, g.est, now)
+}
+
+// head returns the first job in the xf order at now and its group (nil
+// when none waits).
+func (x *xfQueue) head(now float64) (*xfGroup, *policy.Job) {
+	var bg *xfGroup
+	var bj *policy.Job
+	bk := 0.0
+	for _, g := range x.groups {
+		j := g.q.jobs[g.q.head]
+		if k := x.key(g, j, now); bj == nil || cmpKey(k, j, bk, bj) < 0 {
+			bg, bj, bk = g, j, k
+		}
+	}
+	return bg, bj
+}
+
+// started records that the job at absolute position i of g started; it
+// stays in g's queue, marked, until tidy.
+func (x *xfQueue) started(g *xfGroup, i int) {
+	g.sum.kill(&g.q, i)
+	g.live--
+	g.dead++
+	x.n--
+}
+
+// tidy removes the started jobs at the front of g's queue, g itself from
+// the groups when none of its jobs waits, and every started job from its
+// queue when they are many. Positions in g's queue change.
+func (x *xfQueue) tidy(g *xfGroup) {
+	q := &g.q
+	n := 0
+	for q.head+n < len(q.jobs) && q.procs[q.head+n] == math.MaxInt32 {
+		n++
+	}
+	if n > 0 {
+		q.Pop(n)
+		g.dead -= n
+	}
+	if g.live == 0 {
+		for k, h := range x.groups {
+			if h == g {
+				x.groups[k] = x.groups[len(x.groups)-1]
+				x.groups = x.groups[:len(x.groups)-1]
+				break
+			}
+		}
+		return
+	}
+	if g.dead > blockSize && g.dead > g.live {
+		q.RemoveStarted(0)
+		g.dead = 0
+	}
+}
+
+// first is the absolute position of the first job of g from absolute
+// position from on that requests at most t processors, −1 when none.
+func (g *xfGroup) first(from int, t int32) int {
+	q := &g.q
+	g.sum.update(q)
+	for i := from; i < len(q.jobs); i++ {
+		if i%blockSize == 0 && g.sum.minP[i/blockSize] > t {
+			i += blockSize - 1
+			continue
+		}
+		if q.procs[i] <= t {
+			return i
+		}
+	}
+	return -1
+}
+
+// scheduleXF is Schedule with the xf queue.
+func (s *EASY) scheduleXF(sys policy.System, now float64) {
+	x := s.xf
+	al := sys.Capacity()
+	for {
+		g, j := x.head(now)
+		if j == nil || j.Procs > al.Free() || !sys.Start(j) {
+			break
+		}
+		s.start(sys, j)
+		x.started(g, g.q.head)
+		x.tidy(g)
+	}
+	if x.n >= 2 && int32(al.Free()) >= s.minP {
+		s.touched = s.touched[:0]
+		s.backfillXF(sys, now)
+		for _, g := range s.touched {
+			x.tidy(g)
+		}
+	}
+}
+
+// backfillXF is backfill with the xf queue: the jobs are tried in the xf
+// order at now, the next one always the first in that order among the
+// first job of each group that passes the test (a group's jobs share
+// their estimate, so the test is on their request only). The jobs a scan
+// of the whole queue in the xf order would start are the same: the test
+// only gets stricter as jobs start. The groups of the jobs started are
+// appended to s.touched.
+func (s *EASY) backfillXF(sys policy.System, now float64) {
+	x := s.xf
+	al := sys.Capacity()
+	hg, head := x.head(now)
+	hpos := hg.q.head // the head's position in hg
+	shadow, extra := s.shadow(al, head, now)
+	free := int32(al.Free())
+	// limit is the largest request of a job of g that can start now.
+	limit := func(g *xfGroup) int32 {
+		if now+g.est <= shadow {
+			return free
+		}
+		return int32(max(min(int(free), extra), -1))
+	}
+	// next sets g's candidate: its first job from position from on that
+	// passes the test, the head excepted.
+	next := func(g *xfGroup, from int) {
+		if g == hg && from <= hpos {
+			from = hpos + 1
+		}
+		g.cand = g.first(from, limit(g))
+	}
+	minP := int32(math.MaxInt32)
+	for _, g := range x.groups {
+		next(g, g.q.head)
+		for _, p := range g.sum.minP {
+			minP = min(minP, p) // a lower bound: entries before q.head are stale
+		}
+	}
+	for {
+		var bg *xfGroup
+		var bj *policy.Job
+		bk := 0.0
+		for _, g := range x.groups {
+			if g.cand < 0 {
+				continue
+			}
+			j := g.q.jobs[g.cand]
+			if k := x.key(g, j, now); bj == nil || cmpKey(k, j, bk, bj) < 0 {
+				bg, bj, bk = g, j, k
+			}
+		}
+		if bj == nil {
+			break
+		}
+		i := bg.cand
+		if !sys.Start(bj) {
+			next(bg, i+1)
+			continue
+		}
+		s.start(sys, bj)
+		if !(now+bg.est <= shadow) {
+			extra -= bj.Alloc.Procs()
+		}
+		x.started(bg, i)
+		s.touched = append(s.touched, bg)
+		if free = int32(al.Free()); free == 0 {
+			return // minP stays a lower bound
+		}
+		for _, g := range x.groups {
+			switch {
+			case g == bg:
+				next(g, i+1)
+			case g.cand >= 0 && g.q.procs[g.cand] > limit(g):
+				next(g, g.cand+1)
+			}
+		}
+	}
+	s.minP = minP
+}
