@@ -38,8 +38,8 @@ type EASY struct {
 	// counts those of bf.
 	dead, bfDead int
 	sum          blocks // block summaries of the candidates' queue
-	// xf, when set, replaces q and bf: the queue in the xf order, whose
-	// keys change with time (easyxf.go); touched is scratch.
+	// xf, when set, replaces q and bf: the queue as groups of jobs in
+	// arrival order (easyxf.go); touched is scratch.
 	xf      *xfQueue
 	touched []*xfGroup
 }
@@ -57,7 +57,7 @@ func newEASY(ord, bf *order, predict string) *EASY {
 		s.bf = &queue{ord: bf, est: s.est.of, sum: &s.sum}
 	} else {
 		s.q.sum = &s.sum
-		if ord != nil && ord.dynamic {
+		if ord != nil && groupedOrders[ord.name] {
 			s.xf = newXFQueue(ord, s.est.of)
 		}
 	}

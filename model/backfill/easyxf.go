@@ -10,20 +10,30 @@ import (
 // time, then job ID (the key is the arrival time, ties by arrival then ID).
 var bySubmit = &order{name: "submit", key: func(j *policy.Job, est, now float64) float64 { return j.Submit }}
 
-// xfQueue is EASY's waiting queue in the xf order (largest expansion
-// factor first, order.go), kept without re-sorting. The expansion factor
-// (now − submit + est)/max(est, 1) of jobs with one estimate differs only
-// by their arrival times, and floating-point rounding is monotone, so
-// among jobs of one estimate the xf order at any time is the arrival order
-// (arrival time, then ID: the order's ties). The queue is therefore a set
-// of groups, one per estimate, each in arrival order; the xf order at now
-// is the merge of the groups by key at now, computed only for the jobs a
-// pass considers: the first of each group (the head), and each group's
-// first job that can be backfilled (all its jobs have the same estimate,
-// so the same test on their processor counts).
+// groupedOrders are the queue orders for which EASY keeps its queue as an
+// xfQueue (when the backfill order is the queue's): their jobs fall into
+// few groups (RICC-2010-2 has 154 distinct requested times). Not saf,
+// whose keys (processors × estimate) are nearly all distinct.
+var groupedOrders = map[string]bool{"sjf": true, "ljf": true, "smallest": true, "largest": true, "xf": true}
+
+// xfQueue is EASY's waiting queue in an order of groupedOrders, kept as
+// groups of jobs in arrival order (arrival time, then ID: the orders'
+// ties), so that a job is queued without moving others and a dynamic
+// order is never re-sorted. For a static order a group is the jobs of one
+// key: their order is the arrival order. For xf (largest expansion factor
+// first, order.go), a group is the jobs of one estimate: their expansion
+// factors (now − submit + est)/max(est, 1) differ only by their arrival
+// times, and floating-point rounding is monotone, so at any time their xf
+// order is the arrival order. The queue's order at now is the merge of
+// the groups by key, computed only for the jobs a pass considers: the
+// first of each group (for the head), and each group's first job that can
+// be backfilled.
 type xfQueue struct {
-	ord    *order
-	est    func(*policy.Job) float64
+	ord *order
+	est func(*policy.Job) float64
+	// group is the group of a job with estimate est: its estimate for a
+	// dynamic order (xf), its key for a static one.
+	group  func(j *policy.Job, est float64) float64
 	groups []*xfGroup // the groups with waiting jobs
 	byEst  map[float64]*xfGroup
 	n      int // jobs waiting
@@ -32,7 +42,7 @@ type xfQueue struct {
 // xfGroup is the jobs waiting with one estimate, in arrival order, with
 // the started ones marked (blocks.kill) until compacted.
 type xfGroup struct {
-	est  float64
+	id   float64 // the estimate of its jobs (xf), or their key
 	q    queue
 	sum  blocks
 	live int // jobs waiting
@@ -41,17 +51,22 @@ type xfGroup struct {
 }
 
 func newXFQueue(ord *order, est func(*policy.Job) float64) *xfQueue {
-	return &xfQueue{ord: ord, est: est, byEst: map[float64]*xfGroup{}}
+	x := &xfQueue{ord: ord, est: est, byEst: map[float64]*xfGroup{}}
+	x.group = func(j *policy.Job, est float64) float64 { return ord.key(j, est, 0) }
+	if ord.dynamic {
+		x.group = func(j *policy.Job, est float64) float64 { return est }
+	}
+	return x
 }
 
 // push queues j.
 func (x *xfQueue) push(j *policy.Job) {
-	e := x.est(j)
-	g := x.byEst[e]
+	id := x.group(j, x.est(j))
+	g := x.byEst[id]
 	if g == nil {
-		g = &xfGroup{est: e}
+		g = &xfGroup{id: id}
 		g.q = queue{ord: bySubmit, est: x.est, sum: &g.sum}
-		x.byEst[e] = g
+		x.byEst[id] = g
 	}
 	if g.live == 0 {
 		x.groups = append(x.groups, g)
@@ -63,7 +78,10 @@ func (x *xfQueue) push(j *policy.Job) {
 
 // key is j's key at now.
 func (x *xfQueue) key(g *xfGroup, j *policy.Job, now float64) float64 {
-	return x.ord.key(j, g.est, now)
+	if x.ord.dynamic {
+		return x.ord.key(j, g.id, now)
+	}
+	return g.id
 }
 
 // head returns the first job in the xf order at now and its group (nil
@@ -120,20 +138,31 @@ func (x *xfQueue) tidy(g *xfGroup) {
 }
 
 // first is the absolute position of the first job of g from absolute
-// position from on that requests at most t processors, −1 when none.
-func (g *xfGroup) first(from int, t int32) int {
+// position from on that can be backfilled (fits) with free processors
+// free, extra processors extra and shadow time shadow, −1 when none.
+func (g *xfGroup) first(from int, free int32, extra int, now, shadow float64) int {
 	q := &g.q
 	g.sum.update(q)
+	bp, be := g.sum.minP, g.sum.minEst
 	for i := from; i < len(q.jobs); i++ {
-		if i%blockSize == 0 && g.sum.minP[i/blockSize] > t {
-			i += blockSize - 1
-			continue
+		if i%blockSize == 0 {
+			if k := i / blockSize; bp[k] > free || int(bp[k]) > extra && !(now+be[k] <= shadow) {
+				i += blockSize - 1
+				continue
+			}
 		}
-		if q.procs[i] <= t {
+		if fits(q.procs[i], q.ests[i], free, extra, now, shadow) {
 			return i
 		}
 	}
 	return -1
+}
+
+// fits reports whether a job requesting p processors with estimate est
+// can be backfilled now: it fits, and it ends by the shadow time or uses
+// no more than the extra processors.
+func fits(p int32, est float64, free int32, extra int, now, shadow float64) bool {
+	return p <= free && (int(p) <= extra || now+est <= shadow)
 }
 
 // scheduleXF is Schedule with the xf queue.
@@ -172,20 +201,13 @@ func (s *EASY) backfillXF(sys policy.System, now float64) {
 	hpos := hg.q.head // the head's position in hg
 	shadow, extra := s.shadow(al, head, now)
 	free := int32(al.Free())
-	// limit is the largest request of a job of g that can start now.
-	limit := func(g *xfGroup) int32 {
-		if now+g.est <= shadow {
-			return free
-		}
-		return int32(max(min(int(free), extra), -1))
-	}
 	// next sets g's candidate: its first job from position from on that
-	// passes the test, the head excepted.
+	// can be backfilled, the head excepted.
 	next := func(g *xfGroup, from int) {
 		if g == hg && from <= hpos {
 			from = hpos + 1
 		}
-		g.cand = g.first(from, limit(g))
+		g.cand = g.first(from, free, extra, now, shadow)
 	}
 	minP := int32(math.MaxInt32)
 	for _, g := range x.groups {
@@ -216,7 +238,7 @@ func (s *EASY) backfillXF(sys policy.System, now float64) {
 			continue
 		}
 		s.start(sys, bj)
-		if !(now+bg.est <= shadow) {
+		if !(now+bg.q.ests[i] <= shadow) {
 			extra -= bj.Alloc.Procs()
 		}
 		x.started(bg, i)
@@ -228,7 +250,7 @@ func (s *EASY) backfillXF(sys policy.System, now float64) {
 			switch {
 			case g == bg:
 				next(g, i+1)
-			case g.cand >= 0 && g.q.procs[g.cand] > limit(g):
+			case g.cand >= 0 && !fits(g.q.procs[g.cand], g.q.ests[g.cand], free, extra, now, shadow):
 				next(g, g.cand+1)
 			}
 		}

@@ -11,24 +11,32 @@ import (
 	"github.com/schedlab/schedlab/model/policy"
 )
 
-// TestXFQueueEqualsResort checks EASY's xf queue (groups by estimate,
-// merged at each pass: easyxf.go) against EASY on the xf order re-sorted
-// at every pass (the sorted queue of order.go), job for job, on random
+// TestXFQueueEqualsResort checks EASY's grouped queue (xfQueue: groups
+// by key, or by estimate for xf, merged at each pass: easyxf.go) against
+// EASY on the sorted queue of order.go (re-sorted at every pass for xf),
+// job for job, for every order of groupedOrders, on random
 // loaded workloads: estimates exact, too long or too short, fractional
 // ones, predictions, job IDs against arrival order, and the contig
 // allocator (whose placements can fail where counts fit).
 func TestXFQueueEqualsResort(t *testing.T) {
 	const procs = 32
 	m := policy.Machine{Kind: policy.Flat, Procs: procs}
-	xf, err := parseOrder(policy.Params{"order": "xf"}, "order", "fcfs")
-	if err != nil {
-		t.Fatal(err)
+	for name := range groupedOrders {
+		ord, err := parseOrder(policy.Params{"order": name}, "order", "fcfs")
+		if err != nil {
+			t.Fatal(err)
+		}
+		testGroupedQueue(t, m, ord)
 	}
+}
+
+func testGroupedQueue(t *testing.T, m policy.Machine, ord *order) {
+	procs := m.Procs
 	for seed := uint64(1); seed <= 12; seed++ {
 		for _, load := range []float64{1.1, 2.5} {
 			for _, predict := range []string{predictOff, predictUser2} {
 				for _, contig := range []bool{false, true} {
-					name := fmt.Sprintf("seed=%d/load=%g/predict=%s/contig=%v", seed, load, predict, contig)
+					name := fmt.Sprintf(ord.name+"/seed=%d/load=%g/predict=%s/contig=%v", seed, load, predict, contig)
 					src := tiedJobs(600, procs, seed, load, seed%3 == 0)
 					r := rand.New(rand.NewPCG(seed, 5))
 					for i := range src {
@@ -42,12 +50,12 @@ func TestXFQueueEqualsResort(t *testing.T) {
 					}
 					var got [2][]float64
 					for k := range got {
-						s := newEASY(xf, nil, predict)
+						s := newEASY(ord, nil, predict)
 						if s.xf == nil {
-							t.Fatal("EASY on the xf order does not use the xf queue")
+							t.Fatalf("EASY on order %s does not use the grouped queue", ord.name)
 						}
 						if k == 1 {
-							s.xf = nil // the re-sorted queue
+							s.xf = nil // the sorted queue
 						}
 						jobs := slices.Clone(src)
 						var al policy.Allocator = flat.NewCount(procs)
@@ -63,7 +71,7 @@ func TestXFQueueEqualsResort(t *testing.T) {
 						}
 					}
 					if d := firstDiff(src, got[0], got[1]); d != "" {
-						t.Fatalf("%s: %s (xf queue, then re-sorted queue)", name, d)
+						t.Fatalf("%s: %s (grouped queue, then sorted queue)", name, d)
 					}
 				}
 			}
