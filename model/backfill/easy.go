@@ -42,6 +42,21 @@ type EASY struct {
 	// arrival order (easyxf.go); touched is scratch.
 	xf      *xfQueue
 	touched []*xfGroup
+	runVer  int        // counts the changes of run
+	shc     shadowMemo // the last shadow computed
+}
+
+// shadowMemo is a shadow time computed with the running set at version
+// ver, head and free processors free: it holds at a later time while the
+// running set is unchanged and the job at which the head fits (endAt) has
+// not outrun its estimate (its estimated end, not now, is the shadow).
+type shadowMemo struct {
+	ok            bool
+	ver           int
+	head          *policy.Job
+	free          int
+	endAt, shadow float64
+	extra         int
 }
 
 // NewEASY returns an EASY backfilling scheduler (arrival order, runtime
@@ -85,6 +100,7 @@ func (s *EASY) Submit(j *policy.Job) {
 // Finished forgets j.
 func (s *EASY) Finished(j *policy.Job) {
 	s.run.remove(j, s.end(j))
+	s.runVer++
 	s.est.finished(j)
 }
 
@@ -99,6 +115,7 @@ func (s *EASY) Waiting() int {
 // start records that j started.
 func (s *EASY) start(sys policy.System, j *policy.Job) {
 	s.run.add(j, s.end(j))
+	s.runVer++
 	s.arm(sys, j)
 }
 
@@ -125,6 +142,7 @@ func (s *EASY) correct(sys policy.System, now float64) {
 		old := s.end(r)
 		s.est.correct(r, now)
 		s.run.move(r, old, s.end(r))
+		s.runVer++
 		s.arm(sys, r)
 	}
 }
@@ -303,14 +321,19 @@ func (s *EASY) backfill(sys policy.System, now float64) int {
 // head fits by count now but the allocator could not place it
 // (fragmentation), the shadow time is the next release after now.
 func (s *EASY) shadow(al policy.Capacity, head *policy.Job, now float64) (shadow float64, extra int) {
-	shadow = math.Inf(1)
 	avail := al.Free()
 	placeFailed := avail >= head.Procs
+	m := &s.shc
+	if m.ok && m.ver == s.runVer && m.head == head && m.free == avail && !placeFailed && m.endAt >= now {
+		return m.shadow, m.extra
+	}
+	*m = shadowMemo{ok: !placeFailed, ver: s.runVer, head: head, free: avail, endAt: math.Inf(1), shadow: math.Inf(1)}
 	for k := range s.run {
 		r := &s.run[k]
 		if avail += int(r.procs); avail < head.Procs {
 			continue
 		}
+		m.endAt = min(m.endAt, r.end) // the first job at which the head fits
 		e := max(r.end, now)
 		if placeFailed && e == now {
 			continue
@@ -318,7 +341,8 @@ func (s *EASY) shadow(al policy.Capacity, head *policy.Job, now float64) (shadow
 		if k+1 < len(s.run) && max(s.run[k+1].end, now) == e {
 			continue // release the whole batch ending at e first
 		}
+		m.shadow, m.extra = e, avail-head.Procs
 		return e, avail - head.Procs
 	}
-	return shadow, extra
+	return m.shadow, m.extra
 }
