@@ -41,6 +41,7 @@ type EASY struct {
 	// xf, when set, replaces q and bf: the queue as groups of jobs in
 	// arrival order (easyxf.go); touched is scratch.
 	xf      *xfQueue
+	bfx     *xfQueue // when set, replaces bf (backfill order in groupedOrders)
 	touched []*xfGroup
 	runVer  int        // counts the changes of run
 	shc     shadowMemo // the last shadow computed
@@ -68,7 +69,9 @@ func NewEASY() *EASY { return newEASY(nil, nil, predictOff) }
 func newEASY(ord, bf *order, predict string) *EASY {
 	s := &EASY{est: newEstimates(predict), minP: math.MaxInt32}
 	s.q = queue{ord: ord, est: s.est.of}
-	if bf != nil && bf != ord {
+	if bf != nil && bf != ord && groupedOrders[bf.name] {
+		s.bfx = newXFQueue(bf, s.est.of)
+	} else if bf != nil && bf != ord {
 		s.bf = &queue{ord: bf, est: s.est.of, sum: &s.sum}
 	} else {
 		s.q.sum = &s.sum
@@ -92,6 +95,9 @@ func (s *EASY) Submit(j *policy.Job) {
 		return
 	}
 	s.q.Push(j, j.Submit)
+	if s.bfx != nil {
+		s.bfx.push(j)
+	}
 	if s.bf != nil {
 		s.bf.Push(j, j.Submit)
 	}
@@ -204,6 +210,10 @@ func (s *EASY) Schedule(sys policy.System) {
 	}
 	if s.xf != nil {
 		s.scheduleXF(sys, now)
+		return
+	}
+	if s.bfx != nil {
+		s.scheduleBFX(sys, now)
 		return
 	}
 	s.compact()

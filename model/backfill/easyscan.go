@@ -31,6 +31,9 @@ type blocks struct {
 // q.dirty on are recomputed.
 func (b *blocks) update(q *queue) {
 	n := len(q.jobs)
+	if q.dirty >= n {
+		return
+	}
 	nb := (n + blockSize - 1) / blockSize
 	b.grow(nb)
 	for k := q.dirty / blockSize; k < nb; k++ {

@@ -179,26 +179,74 @@ func (s *EASY) scheduleXF(sys policy.System, now float64) {
 		x.tidy(g)
 	}
 	if x.n >= 2 && int32(al.Free()) >= s.minP {
-		s.touched = s.touched[:0]
-		s.backfillXF(sys, now)
-		for _, g := range s.touched {
-			x.tidy(g)
-		}
+		hg, head := x.head(now)
+		s.backfillXF(sys, now, x, head, hg, hg.q.head)
 	}
 }
 
-// backfillXF is backfill with the xf queue: the jobs are tried in the xf
-// order at now, the next one always the first in that order among the
-// first job of each group that passes the test (a group's jobs share
-// their estimate, so the test is on their request only). The jobs a scan
-// of the whole queue in the xf order would start are the same: the test
-// only gets stricter as jobs start. The groups of the jobs started are
-// appended to s.touched.
-func (s *EASY) backfillXF(sys policy.System, now float64) {
-	x := s.xf
+// scheduleBFX is Schedule with the backfill candidates in the grouped
+// queue bfx (SJBF: the queue in arrival order, the candidates shortest
+// estimate first): the heads come from q, and stay in bfx until started.
+func (s *EASY) scheduleBFX(sys policy.System, now float64) {
+	x := s.bfx
+	if s.dead > s.q.Len()/2 {
+		s.q.RemoveStarted(0)
+		s.dead = 0
+	}
+	s.q.resort(now)
 	al := sys.Capacity()
-	hg, head := x.head(now)
-	hpos := hg.q.head // the head's position in hg
+	waiting := s.q.Jobs()
+	n := 0
+	for n < len(waiting) {
+		j := waiting[n]
+		if j.Start >= 0 { // backfilled: removed lazily
+			s.dead--
+			n++
+			continue
+		}
+		if j.Procs > al.Free() || !sys.Start(j) {
+			break
+		}
+		s.start(sys, j)
+		g, i := x.locate(j)
+		x.started(g, i)
+		x.tidy(g)
+		n++
+	}
+	if n > 0 {
+		s.q.Pop(n)
+	}
+	if s.q.Len() >= 2 && int32(al.Free()) >= s.minP {
+		head := s.q.Jobs()[0]
+		hg, hpos := x.locate(head)
+		s.dead += s.backfillXF(sys, now, x, head, hg, hpos)
+	}
+}
+
+// locate returns j's group and absolute position in it.
+func (x *xfQueue) locate(j *policy.Job) (*xfGroup, int) {
+	g := x.byEst[x.group(j, x.est(j))]
+	i := g.q.head
+	for g.q.jobs[i] != j {
+		i++
+	}
+	return g, i
+}
+
+// backfillXF is backfill with the grouped queue x around head (in group
+// hg at absolute position hpos), returning the number of jobs started.
+// The jobs are tried in x's order at now, the next one always the first
+// in that order among each group's first job that can be backfilled. The
+// jobs a scan of the whole queue in that order would start are the same:
+// the test only gets stricter as jobs start.
+func (s *EASY) backfillXF(sys policy.System, now float64, x *xfQueue, head *policy.Job, hg *xfGroup, hpos int) int {
+	s.touched = s.touched[:0]
+	defer func() {
+		for _, g := range s.touched {
+			x.tidy(g)
+		}
+	}()
+	al := sys.Capacity()
 	shadow, extra := s.shadow(al, head, now)
 	free := int32(al.Free())
 	// next sets g's candidate: its first job from position from on that
@@ -244,7 +292,7 @@ func (s *EASY) backfillXF(sys policy.System, now float64) {
 		x.started(bg, i)
 		s.touched = append(s.touched, bg)
 		if free = int32(al.Free()); free == 0 {
-			return // minP stays a lower bound
+			return len(s.touched) // minP stays a lower bound
 		}
 		for _, g := range x.groups {
 			switch {
@@ -256,4 +304,5 @@ func (s *EASY) backfillXF(sys policy.System, now float64) {
 		}
 	}
 	s.minP = minP
+	return len(s.touched)
 }
