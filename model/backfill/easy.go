@@ -338,21 +338,33 @@ func (s *EASY) shadow(al policy.Capacity, head *policy.Job, now float64) (shadow
 		return m.shadow, m.extra
 	}
 	*m = shadowMemo{ok: !placeFailed, ver: s.runVer, head: head, free: avail, endAt: math.Inf(1), shadow: math.Inf(1)}
-	for k := range s.run {
-		r := &s.run[k]
-		if avail += int(r.procs); avail < head.Procs {
+	for k, c := range s.run.c {
+		if avail+c.procs < head.Procs {
+			avail += c.procs // the head does not fit within this chunk
 			continue
 		}
-		m.endAt = min(m.endAt, r.end) // the first job at which the head fits
-		e := max(r.end, now)
-		if placeFailed && e == now {
-			continue
+		for i := range c.e {
+			r := &c.e[i]
+			if avail += int(r.procs); avail < head.Procs {
+				continue
+			}
+			m.endAt = min(m.endAt, r.end) // the first job at which the head fits
+			e := max(r.end, now)
+			if placeFailed && e == now {
+				continue
+			}
+			var next *runEntry // the next entry, in this chunk or the next
+			if i+1 < len(c.e) {
+				next = &c.e[i+1]
+			} else if k+1 < len(s.run.c) {
+				next = &s.run.c[k+1].e[0]
+			}
+			if next != nil && max(next.end, now) == e {
+				continue // release the whole batch ending at e first
+			}
+			m.shadow, m.extra = e, avail-head.Procs
+			return e, avail - head.Procs
 		}
-		if k+1 < len(s.run) && max(s.run[k+1].end, now) == e {
-			continue // release the whole batch ending at e first
-		}
-		m.shadow, m.extra = e, avail-head.Procs
-		return e, avail - head.Procs
 	}
 	return m.shadow, m.extra
 }

@@ -3,6 +3,7 @@ package backfill
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/schedlab/schedlab/model/policy"
 )
@@ -140,17 +141,53 @@ type runEntry struct {
 	index int32 // Job.Index
 }
 
-// easyRun is EASY's set of running jobs in order of estimated end, then
-// job ID (the order of runSet). Its entries hold no pointer, so that
-// moving them is a plain copy.
-type easyRun []runEntry
+// runChunkSize is the largest number of entries of a chunk of easyRun.
+const runChunkSize = 128
 
-// search is the position of (end, j) in r.
-func (r easyRun) search(end float64, j *policy.Job) int {
-	lo, hi := 0, len(r)
+// easyRun is EASY's set of running jobs in order of estimated end, then
+// job ID (the order of runSet), in chunks of at most runChunkSize entries
+// with the processors each chunk holds, so that the walk for the shadow
+// time passes a chunk whose processors do not make the head fit at once,
+// and a job starting or ending moves only the entries of its chunk. The
+// entries hold no pointer, so that moving them is a plain copy.
+type easyRun struct {
+	c []*runChunk
+}
+
+// runChunk is a chunk of easyRun: entries in order, never none, and the
+// sum of their processors.
+type runChunk struct {
+	e     []runEntry
+	procs int
+}
+
+// before reports whether entry r sorts before (end, id).
+func (r *runEntry) before(end float64, id int64) bool {
+	return r.end < end || r.end == end && r.id < id
+}
+
+// chunk is the index of the chunk where (end, id) belongs: the first
+// whose last entry does not sort before it, or the last chunk.
+func (r *easyRun) chunk(end float64, id int64) int {
+	lo, hi := 0, len(r.c)-1
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if e := r[m].end; e < end || e == end && r[m].id < j.ID {
+		c := r.c[m]
+		if c.e[len(c.e)-1].before(end, id) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// search is the position of (end, id) in chunk c.
+func (c *runChunk) search(end float64, id int64) int {
+	lo, hi := 0, len(c.e)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if c.e[m].before(end, id) {
 			lo = m + 1
 		} else {
 			hi = m
@@ -161,39 +198,51 @@ func (r easyRun) search(end float64, j *policy.Job) int {
 
 // add inserts running job j with estimated end end.
 func (r *easyRun) add(j *policy.Job, end float64) {
-	i := r.search(end, j)
-	*r = append(*r, runEntry{})
-	copy((*r)[i+1:], (*r)[i:])
-	(*r)[i] = runEntry{end, j.ID, int32(j.Alloc.Procs()), j.Index}
+	e := runEntry{end, j.ID, int32(j.Alloc.Procs()), j.Index}
+	if len(r.c) == 0 {
+		r.c = append(r.c, &runChunk{e: make([]runEntry, 0, runChunkSize)})
+	}
+	k := r.chunk(end, j.ID)
+	c := r.c[k]
+	i := c.search(end, j.ID)
+	c.e = slices.Insert(c.e, i, e)
+	c.procs += int(e.procs)
+	if len(c.e) > runChunkSize { // split
+		h := len(c.e) / 2
+		d := &runChunk{e: make([]runEntry, len(c.e)-h, runChunkSize)}
+		copy(d.e, c.e[h:])
+		c.e = c.e[:h]
+		for _, x := range d.e {
+			d.procs += int(x.procs)
+		}
+		c.procs -= d.procs
+		r.c = slices.Insert(r.c, k+1, d)
+	}
 }
 
 // remove removes running job j, whose estimated end is end.
 func (r *easyRun) remove(j *policy.Job, end float64) {
-	for i := r.search(end, j); i < len(*r); i++ {
-		if (*r)[i].index == j.Index {
-			*r = append((*r)[:i], (*r)[i+1:]...)
-			return
+	if len(r.c) > 0 {
+		for k := r.chunk(end, j.ID); k < len(r.c); k++ {
+			c := r.c[k]
+			for i := c.search(end, j.ID); i < len(c.e); i++ {
+				if c.e[i].index == j.Index {
+					c.procs -= int(c.e[i].procs)
+					c.e = slices.Delete(c.e, i, i+1)
+					if len(c.e) == 0 {
+						r.c = slices.Delete(r.c, k, k+1)
+					}
+					return
+				}
+			}
 		}
 	}
 	panic(fmt.Sprintf("backfill: finished job %d was not running", j.ID))
 }
 
 // move moves running job j from estimated end old to estimated end end
-// (a corrected prediction), shifting only the entries in between.
-func (r easyRun) move(j *policy.Job, old, end float64) {
-	i := r.search(old, j)
-	for r[i].index != j.Index {
-		i++
-	}
-	e := r[i]
-	e.end = end
-	if end > old {
-		k := r.search(end, j) // after e's new place, e still counted
-		copy(r[i:k-1], r[i+1:k])
-		r[k-1] = e
-	} else {
-		k := r.search(end, j) // e's new place, at most i
-		copy(r[k+1:i+1], r[k:i])
-		r[k] = e
-	}
+// (a corrected prediction).
+func (r *easyRun) move(j *policy.Job, old, end float64) {
+	r.remove(j, old)
+	r.add(j, end)
 }
