@@ -286,36 +286,36 @@ func (s *EASY) backfill(sys policy.System, now float64) int {
 	started := 0
 	free := int32(al.Free())
 	minP := int32(math.MaxInt32) // the smallest request of the jobs scanned
-	for i := cq.head + from; i < len(jobs); i++ {
-		if i%blockSize == 0 {
-			// Skip the block when none of its jobs can start.
-			if k := i / blockSize; bp[k] > free || int(bp[k]) > extra && !(now+be[k] <= shadow) {
-				minP = min(minP, bp[k])
-				i += blockSize - 1
+	for i := cq.head + from; i < len(jobs); {
+		// Skip a whole block when none of its jobs can start.
+		if k := i / blockSize; i%blockSize == 0 && (bp[k] > free || int(bp[k]) > extra && !(now+be[k] <= shadow)) {
+			minP = min(minP, bp[k])
+			i += blockSize
+			continue
+		}
+		for end := min(i-i%blockSize+blockSize, len(jobs)); i < end; i++ {
+			p := procs[i]
+			minP = min(minP, p)
+			if p > free {
 				continue
 			}
-		}
-		p := procs[i]
-		minP = min(minP, p)
-		if p > free {
-			continue
-		}
-		endsBy := now+ests[i] <= shadow
-		if !endsBy && int(p) > extra {
-			continue
-		}
-		j := jobs[i]
-		if j == head || j.Start >= 0 || !sys.Start(j) {
-			continue
-		}
-		s.start(sys, j)
-		s.sum.kill(cq, i)
-		started++
-		if !endsBy {
-			extra -= j.Alloc.Procs()
-		}
-		if free = int32(al.Free()); free == 0 {
-			return started // minP stays a lower bound
+			endsBy := now+ests[i] <= shadow
+			if !endsBy && int(p) > extra {
+				continue
+			}
+			j := jobs[i]
+			if j == head || j.Start >= 0 || !sys.Start(j) {
+				continue
+			}
+			s.start(sys, j)
+			s.sum.kill(cq, i)
+			started++
+			if !endsBy {
+				extra -= j.Alloc.Procs()
+			}
+			if free = int32(al.Free()); free == 0 {
+				return started // minP stays a lower bound
+			}
 		}
 	}
 	if from == 1 {

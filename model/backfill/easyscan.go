@@ -125,9 +125,18 @@ func (b *blocks) summarise(q *queue, k int) {
 // kill marks the job at absolute position i of q as started: it never
 // fits again. The summary of its block is recomputed unless it is dirty.
 func (b *blocks) kill(q *queue, i int) {
+	p, e := q.procs[i], q.ests[i]
 	q.procs[i], q.ests[i] = math.MaxInt32, math.Inf(1)
 	if k := i / blockSize; (k+1)*blockSize <= q.dirty || len(q.jobs) <= q.dirty {
-		b.summarise(q, k)
+		if p == b.minP[k] {
+			b.nP[k]--
+		}
+		if e == b.minEst[k] {
+			b.nEst[k]--
+		}
+		if b.nP[k] == 0 || b.nEst[k] == 0 {
+			b.summarise(q, k) // k's last job at a minimum
+		}
 	}
 }
 
