@@ -14,7 +14,7 @@ import (
 // ends (now + estimate) by the shadow time or uses no more than the extra
 // processors (which it then consumes).
 //
-// The queue is in arrival order unless an order is given (NewEASYWith);
+// The queue is in arrival order unless an order is given (easy:order=O);
 // the backfill candidates are tried in the queue's order, or in their own
 // order (SJBF: the queue in arrival order, the candidates shortest
 // estimate first). Estimates are the runtime estimates, or predictions
