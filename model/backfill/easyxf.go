@@ -48,6 +48,9 @@ type xfGroup struct {
 	live int // jobs waiting
 	dead int // jobs started, still in q
 	cand int // during a backfill pass: absolute position of the candidate, −1 none
+	// minP is at most the smallest request of its waiting jobs: the
+	// smallest queued since it was last empty.
+	minP int32
 }
 
 func newXFQueue(ord *order, est func(*policy.Job) float64) *xfQueue {
@@ -70,7 +73,9 @@ func (x *xfQueue) push(j *policy.Job) {
 	}
 	if g.live == 0 {
 		x.groups = append(x.groups, g)
+		g.minP = math.MaxInt32
 	}
+	g.minP = min(g.minP, int32(j.Procs))
 	g.q.Push(j, j.Submit)
 	g.live++
 	x.n++
@@ -260,9 +265,7 @@ func (s *EASY) backfillXF(sys policy.System, now float64, x *xfQueue, head *poli
 	minP := int32(math.MaxInt32)
 	for _, g := range x.groups {
 		next(g, g.q.head)
-		for _, p := range g.sum.minP {
-			minP = min(minP, p) // a lower bound: entries before q.head are stale
-		}
+		minP = min(minP, g.minP)
 	}
 	for {
 		var bg *xfGroup
