@@ -52,6 +52,12 @@ type EASY struct {
 	touched []*xfGroup
 	runVer  int        // counts the changes of run
 	shc     shadowMemo // the last shadow computed
+	// idle: the last pass is repeatable as a no-op while nothing changes
+	// (see Schedule): no job was queued since, and run was at version
+	// idleVer after it; shadowed: it computed a shadow time. static: the
+	// orders do not change with time.
+	idle, shadowed, static bool
+	idleVer                int
 }
 
 // shadowMemo is a shadow time computed with the running set at version
@@ -86,6 +92,7 @@ func newEASY(ord, bf *order, predict string) *EASY {
 			s.xf = newXFQueue(ord, s.est.of)
 		}
 	}
+	s.static = (ord == nil || !ord.dynamic) && (bf == nil || !bf.dynamic)
 	s.end = estEnd
 	if s.est.on {
 		s.end = func(j *policy.Job) float64 { return j.Start + s.est.pred[j.Index] }
@@ -97,6 +104,7 @@ func newEASY(ord, bf *order, predict string) *EASY {
 func (s *EASY) Submit(j *policy.Job) {
 	s.est.submit(j)
 	s.minP = min(s.minP, int32(j.Procs))
+	s.idle = false
 	if s.xf != nil {
 		s.xf.push(j)
 		return
@@ -215,6 +223,21 @@ func (s *EASY) Schedule(sys policy.System) {
 	if s.est.on {
 		s.correct(sys, now)
 	}
+	// A pass after a pass that started nothing, with no job queued,
+	// started, ended or corrected since, in a static order, starts nothing
+	// either: the head still does not fit, and the shadow time is the same
+	// (when the job at which the head fits has not outrun its estimate),
+	// so the test for candidates is only stricter (now is later).
+	if s.idle && s.idleVer == s.runVer && (!s.shadowed || s.shc.ok && s.shc.ver == s.runVer && s.shc.endAt >= now) {
+		return
+	}
+	s.shadowed = false
+	s.pass(sys, now)
+	s.idle, s.idleVer = s.static, s.runVer
+}
+
+// pass is a scheduling pass at now.
+func (s *EASY) pass(sys policy.System, now float64) {
 	if s.xf != nil {
 		s.scheduleXF(sys, now)
 		return
@@ -338,6 +361,7 @@ func (s *EASY) backfill(sys policy.System, now float64) int {
 // head fits by count now but the allocator could not place it
 // (fragmentation), the shadow time is the next release after now.
 func (s *EASY) shadow(al policy.Capacity, head *policy.Job, now float64) (shadow float64, extra int) {
+	s.shadowed = true
 	avail := al.Free()
 	placeFailed := avail >= head.Procs
 	m := &s.shc
