@@ -99,6 +99,12 @@ type queue struct {
 	procs []int32   // by position: the job's processor request
 	ests  []float64 // by position: its estimate (fixed while it waits)
 	keys  []float64 // sorted orders, by position: its key
+	// dirty is the first position (absolute, in jobs) changed since the
+	// block summaries (blocks) were last brought up to date.
+	dirty int
+	// sum, when set, are block summaries that Push keeps up to date
+	// (blocks.inserted) while they are.
+	sum *blocks
 }
 
 func (q *queue) sorted() bool { return q.ord != nil && q.ord.key != nil }
@@ -110,6 +116,7 @@ func (q *queue) Push(j *policy.Job, now float64) {
 		e = q.est(j)
 	}
 	if !q.sorted() {
+		q.dirty = min(q.dirty, len(q.jobs))
 		q.jobs = append(q.jobs, j)
 		q.procs = append(q.procs, p)
 		q.ests = append(q.ests, e)
@@ -127,10 +134,15 @@ func (q *queue) Push(j *policy.Job, now float64) {
 			hi = m
 		}
 	}
+	up := q.sum != nil && q.dirty >= len(q.jobs)
+	q.dirty = min(q.dirty, lo)
 	q.jobs = slices.Insert(q.jobs, lo, j)
 	q.procs = slices.Insert(q.procs, lo, p)
 	q.ests = slices.Insert(q.ests, lo, e)
 	q.keys = slices.Insert(q.keys, lo, k)
+	if up {
+		q.sum.inserted(q, lo)
+	}
 }
 
 // cmpKey compares (key ka of a) with (key kb of b): by key, then arrival
@@ -159,6 +171,7 @@ func (q *queue) resort(now float64) {
 	if !q.sorted() || !q.ord.dynamic {
 		return
 	}
+	q.dirty = min(q.dirty, q.head)
 	for i := q.head; i < len(q.jobs); i++ {
 		q.keys[i] = q.ord.key(q.jobs[i], q.ests[i], now)
 	}
@@ -203,7 +216,7 @@ func (q *queue) Pop(n int) {
 
 // reset keeps the first n positions, from position 0.
 func (q *queue) reset(n int) {
-	q.head = 0
+	q.head, q.dirty = 0, 0
 	q.jobs, q.procs, q.ests, q.keys = q.jobs[:n], q.procs[:n], q.ests[:n], q.keys[:n]
 }
 
@@ -214,6 +227,7 @@ func (q *queue) removeAt(pos []int) {
 		return
 	}
 	w := q.head + pos[0]
+	q.dirty = min(q.dirty, w)
 	for k, p := range pos {
 		from, to := q.head+p+1, len(q.jobs)
 		if k+1 < len(pos) {
@@ -237,6 +251,7 @@ func (q *queue) removeAt(pos []int) {
 // have started.
 func (q *queue) RemoveStarted(from int) {
 	w := q.head + from
+	q.dirty = min(q.dirty, w)
 	for i := w; i < len(q.jobs); i++ {
 		if j := q.jobs[i]; j.Start < 0 {
 			q.jobs[w], q.procs[w], q.ests[w], q.keys[w] = j, q.procs[i], q.ests[i], q.keys[i]
