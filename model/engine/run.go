@@ -188,6 +188,13 @@ func (e *sim) instant(t float64) error {
 		e.done += e.complete(t)
 		e.pass()
 	}
+	return e.endInstant(t, startedBefore)
+}
+
+// endInstant closes instant t (in either event semantics): the run's
+// error, the waiting count's check, the series sample, and the idling
+// rule.
+func (e *sim) endInstant(t float64, startedBefore int) error {
 	if e.err != nil {
 		return e.err
 	}

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"slices"
 )
 
@@ -86,16 +85,5 @@ func (e *sim) sequential(t float64) error {
 		e.done++
 		e.pass()
 	}
-	if e.err != nil {
-		return e.err
-	}
-	if e.chk != nil && e.sched.Waiting() != e.waiting {
-		return fmt.Errorf("engine: t=%g: scheduler reports %d jobs waiting, engine counts %d", t, e.sched.Waiting(), e.waiting)
-	}
-	e.sample(t)
-	if e.waiting > 0 && e.next == len(e.jobs) && len(e.comp.h) == 0 {
-		return e.idling(startedBefore)
-	}
-	e.idle = 0
-	return nil
+	return e.endInstant(t, startedBefore)
 }
