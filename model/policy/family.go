@@ -60,6 +60,9 @@ type Family struct {
 	// a placement (NaN for fewer than two nodes); nil: the machine has no
 	// topology, placements are not counted in the summary.
 	Dispersion func(m Machine, ps []Piece) float64
+	// Locality, when set, measures a placement's locality on m (see
+	// Locality); nil: the family reports only Dispersion.
+	Locality func(m Machine, ps []Piece) Locality
 	// Nodes, when set, appends the node numbers of piece p on m to dst;
 	// nil: pieces are ranges of node numbers (X..X+W−1).
 	Nodes func(m Machine, p Piece, dst []int) []int
@@ -88,6 +91,17 @@ type Family struct {
 	// turns a Base machine into one of this family.
 	Mode string
 	Base string
+}
+
+// Locality is a placement's locality on its machine's network, in hops
+// (links between routers or switches on the path between two nodes).
+type Locality struct {
+	MeanHops float64 // mean hop distance over distinct node pairs (NaN below two nodes)
+	MaxHops  int     // the largest hop distance between two of its nodes
+	Span     int     // switches (fat tree), groups (dragonfly) or planes (3-D) the placement touches
+	// HopBytes is the hop-bytes of an all-to-all exchange of one byte
+	// between every ordered pair of distinct nodes: the sum of their hops.
+	HopBytes float64
 }
 
 // How a family's jobs ask for processors (Family.Request).

@@ -23,6 +23,13 @@ type Machine struct {
 	Width  int    // mesh columns (meshes only)
 	Height int    // mesh rows (meshes only)
 	Dim    int    // hypercube dimension (hypercubes only)
+	Depth  int    // planes of a 3-D mesh or torus (Width×Height×Depth)
+	// Param holds the shape parameters of families that are not grids
+	// (fat trees, dragonflies), as their Family.Parse documents them.
+	Param [4]int
+	// File names a topology description a machine was read from (a Slurm
+	// topology.conf for a fat tree); "" when the spelling says it all.
+	File string
 }
 
 // String returns the canonical spelling of m ("flat:128", "mesh:32x32",
