@@ -234,3 +234,35 @@ func TestRandomDeterminism(t *testing.T) {
 		t.Errorf("seeds 5 and 6 drew the same nodes %v", n1)
 	}
 }
+
+// The bucketed leaf choice picks the same leaves as the scan, under random
+// allocations and releases.
+func TestSlurmTreeBuckets(t *testing.T) {
+	for _, r := range [][]int{{4, 3}, {3, 4, 2}, {16, 4, 4}} {
+		tr := Radix(r)
+		rng := rand.New(rand.NewPCG(8, uint64(len(r))))
+		fast, slow := NewSlurmTree(tr), NewSlurmTree(tr)
+		var hf, hs []policy.Allocation
+		for it := 0; it < 2000; it++ {
+			if len(hf) > 0 && rng.IntN(3) == 0 {
+				k := rng.IntN(len(hf))
+				fast.Release(hf[k])
+				slow.Release(hs[k])
+				hf, hs = slices.Delete(hf, k, k+1), slices.Delete(hs, k, k+1)
+				continue
+			}
+			j := &policy.Job{Procs: 1 + rng.IntN(tr.N/2)}
+			a, ok1 := fast.Allocate(j)
+			saved := bucketMax
+			bucketMax = -1
+			b, ok2 := slow.Allocate(j)
+			bucketMax = saved
+			if ok1 != ok2 || ok1 && !slices.Equal(nodesOf(a), nodesOf(b)) {
+				t.Fatalf("%v, %d nodes: buckets %v, scan %v", r, j.Procs, a, b)
+			}
+			if ok1 {
+				hf, hs = append(hf, a), append(hs, b)
+			}
+		}
+	}
+}

@@ -32,10 +32,21 @@ import (
 // (eval_nodes_tree.c) start from the highest switch and weight the leaf
 // choice by distance to the leaves already chosen; that refinement is not
 // modelled. O(switches + leaves under the switch × leaves used).
-type SlurmTree struct{ base }
+type SlurmTree struct {
+	base
+	// Scratch of the bucketed leaf choice: leaves by free count
+	// (order[next[v]:end[v]] have v free, in node order).
+	next, end, order []int32
+}
+
+// bucketMax is the largest leaf switch (in nodes) for which the leaf choice
+// buckets leaves by their free count, O(leaves + bucketMax), instead of
+// scanning them again for every leaf taken, O(leaves × leaves used). Both
+// choose the same leaves (TestSlurmTreeBuckets).
+var bucketMax = 4096
 
 // NewSlurmTree returns the tree allocator on t, all nodes free.
-func NewSlurmTree(t *Tree) *SlurmTree { return &SlurmTree{newBase(t)} }
+func NewSlurmTree(t *Tree) *SlurmTree { return &SlurmTree{base: newBase(t)} }
 
 // Allocate places j on the lowest-level switch that can hold it, best fit
 // among its leaf switches.
@@ -58,8 +69,31 @@ func (a *SlurmTree) Allocate(j *policy.Job) (policy.Allocation, bool) {
 		return nil, false // the free nodes are on switches with no common parent (cannot happen in one tree)
 	}
 	al := &nodepool.Alloc{}
-	rem := k
 	lo, hi := int(t.LeafLo[best]), int(t.LeafHi[best])
+	if a.maxLeaf() <= bucketMax {
+		a.bucketed(lo, hi, k, al)
+	} else {
+		a.scan(lo, hi, k, al)
+	}
+	return al, true
+}
+
+// maxLeaf is the largest leaf switch's node count.
+func (a *SlurmTree) maxLeaf() int {
+	if a.end == nil {
+		m := int32(0)
+		for l := range a.t.Leaf {
+			m = max(m, a.t.Bound[l+1]-a.t.Bound[l])
+		}
+		a.end = make([]int32, m+2)
+		a.next = make([]int32, m+2)
+		a.order = make([]int32, len(a.t.Leaf))
+	}
+	return len(a.end) - 2
+}
+
+// scan takes rem nodes from leaves lo..hi−1, choosing each leaf by a scan.
+func (a *SlurmTree) scan(lo, hi, rem int, al *nodepool.Alloc) {
 	free := a.pool.Free
 	for rem > 0 {
 		bl, bf, suff := -1, int32(0), false
@@ -77,8 +111,53 @@ func (a *SlurmTree) Allocate(j *policy.Job) (policy.Allocation, bool) {
 		a.take(bl, n, al)
 		rem -= n
 	}
-	return al, true
+}
+
+// bucketed takes rem nodes from leaves lo..hi−1 as scan does, from the
+// leaves bucketed by free count: while no leaf covers the rest, the first
+// leaf of the fullest bucket (it is emptied); then the first leaf of the
+// least full bucket that covers the rest.
+func (a *SlurmTree) bucketed(lo, hi, rem int, al *nodepool.Alloc) {
+	free := a.pool.Free
+	next, end := a.next, a.end
+	clear(end)
+	top := 0
+	for l := lo; l < hi; l++ {
+		if f := free[l]; f > 0 {
+			end[f]++
+			top = max(top, int(f))
+		}
+	}
+	pos := int32(0)
+	for v := top; v >= 1; v-- { // bucket starts, fullest first
+		next[v] = pos
+		pos += end[v]
+		end[v] = next[v]
+	}
+	for l := lo; l < hi; l++ {
+		if f := free[l]; f > 0 {
+			a.order[end[f]] = int32(l)
+			end[f]++
+		}
+	}
+	for rem > 0 {
+		for next[top] == end[top] {
+			top--
+		}
+		if top >= rem {
+			v := rem
+			for next[v] == end[v] {
+				v++
+			}
+			a.take(int(a.order[next[v]]), rem, al)
+			return
+		}
+		l := int(a.order[next[top]])
+		next[top]++
+		a.take(l, top, al)
+		rem -= top
+	}
 }
 
 // Clone returns an independent copy.
-func (a *SlurmTree) Clone() policy.Allocator { return &SlurmTree{a.clone()} }
+func (a *SlurmTree) Clone() policy.Allocator { return &SlurmTree{base: a.clone()} }

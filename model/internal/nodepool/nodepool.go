@@ -23,6 +23,7 @@ type Pool struct {
 	Bound []int32 // leaf boundaries, Bound[0] = 0, Bound[L] = N (shared, read-only)
 	Free  []int32 // free nodes per leaf
 	width int     // > 0: every leaf has width nodes (leaf of q = q/width)
+	mark  []uint64 // scratch of Random
 }
 
 // New returns a pool of the nodes 0..bound[len−1]−1, all free, whose leaves
@@ -196,51 +197,87 @@ func (p *Pool) Clone() *Pool {
 	c := *p
 	c.bits = slices.Clone(p.bits)
 	c.Free = slices.Clone(p.Free)
+	c.mark = nil
 	return &c
 }
 
 // Random moves k free nodes (k ≤ FreeCount) chosen uniformly at random into
-// a, in increasing order: k distinct ranks among the free nodes drawn by a
-// partial Fisher–Yates shuffle of 0..Free−1 (O(k) with a sparse swap map),
-// then found by one pass over the bitmap. The choice depends only on rng's
-// stream and the free set. up, when set, is told every leaf's change.
+// a, in increasing order: a uniform k-subset of the ranks 0..Free−1 by
+// Floyd's algorithm (k draws, marked in a bitset), then the free nodes of
+// those ranks, found in one pass over the free bitmap. The choice depends
+// only on rng's stream and the free set. up, when set, is told every
+// leaf's change. O(k · 64 + N/64).
 func (p *Pool) Random(rng *rand.Rand, k int, a *Alloc, up func(leaf, n int)) {
 	m := p.free
-	swap := make(map[int]int, k)
-	ranks := make([]int, k)
-	at := func(i int) int {
-		if v, ok := swap[i]; ok {
-			return v
+	words := (m + 63) / 64
+	if cap(p.mark) < words {
+		p.mark = make([]uint64, words)
+	}
+	mark := p.mark[:words]
+	clear(mark)
+	for j := m - k; j < m; j++ {
+		t := rng.IntN(j + 1)
+		if mark[t>>6]>>(uint(t)&63)&1 == 1 {
+			t = j
 		}
-		return i
+		mark[t>>6] |= 1 << (uint(t) & 63)
 	}
-	for i := 0; i < k; i++ {
-		j := i + rng.IntN(m-i)
-		ranks[i] = at(j)
-		swap[j] = at(i)
-	}
-	slices.Sort(ranks)
-	seen, r := 0, 0
-	for w := 0; r < k; w++ {
+	rank, taken := 0, 0
+	for w := 0; taken < k; w++ {
 		x := p.bits[w]
 		c := bits.OnesCount64(x)
-		for r < k && ranks[r] < seen+c {
-			// the (ranks[r]−seen)-th set bit of x
-			y := x
-			for t := ranks[r] - seen; t > 0; t-- {
-				y &= y - 1
-			}
-			q := w<<6 + bits.TrailingZeros64(y)
-			p.bits[w] &^= 1 << uint(q&63)
-			l := p.LeafOf(q)
-			p.Free[l]--
-			if up != nil {
-				up(l, -1)
-			}
-			a.add(q, 1)
-			r++
+		if c == 0 {
+			continue
 		}
-		seen += c
+		// the marks of ranks rank..rank+c−1
+		lo, off := rank>>6, uint(rank&63)
+		win := mark[lo] >> off
+		if off != 0 && lo+1 < len(mark) {
+			win |= mark[lo+1] << (64 - off)
+		}
+		if c < 64 {
+			win &= 1<<uint(c) - 1
+		}
+		// the chosen free nodes of word w: deposit win's bits on x's set
+		// bits (a few by selecting each, many by walking x)
+		var sel uint64
+		if bits.OnesCount64(win) <= 4 {
+			for win != 0 {
+				b := bits.TrailingZeros64(win)
+				win &= win - 1
+				y := x
+				for ; b > 0; b-- {
+					y &= y - 1
+				}
+				sel |= y & -y
+			}
+		} else {
+			for y := x; y != 0 && win != 0; y &= y - 1 {
+				if win&1 == 1 {
+					sel |= y & -y
+				}
+				win >>= 1
+			}
+		}
+		p.bits[w] &^= sel
+		for sel != 0 {
+			q := w<<6 + bits.TrailingZeros64(sel)
+			run := bits.TrailingZeros64(^(sel >> uint(q&63)))
+			sel &^= (^uint64(0) >> uint(64-run)) << uint(q&63)
+			for run > 0 { // split the run at leaf boundaries
+				l := p.LeafOf(q)
+				n := min(run, int(p.Bound[l+1])-q)
+				p.Free[l] -= int32(n)
+				if up != nil {
+					up(l, -n)
+				}
+				a.add(q, n)
+				q += n
+				run -= n
+				taken += n
+			}
+		}
+		rank += c
 	}
 	p.free -= k
 }
