@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/dragonfly"
+	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/internal/benchload"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/sched"

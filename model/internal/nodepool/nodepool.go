@@ -20,9 +20,9 @@ type Pool struct {
 	bits  []uint64 // bit q%64 of word q/64 set: node q free
 	free  int
 	n     int
-	Bound []int32 // leaf boundaries, Bound[0] = 0, Bound[L] = N (shared, read-only)
-	Free  []int32 // free nodes per leaf
-	width int     // > 0: every leaf has width nodes (leaf of q = q/width)
+	Bound []int32  // leaf boundaries, Bound[0] = 0, Bound[L] = N (shared, read-only)
+	Free  []int32  // free nodes per leaf
+	width int      // > 0: every leaf has width nodes (leaf of q = q/width)
 	mark  []uint64 // scratch of Random
 }
 
