@@ -5,12 +5,13 @@ import (
 	"github.com/schedlab/schedlab/model/policy"
 )
 
-// Hybrid is the "df-hybrid" allocator, our reading of SST's
+// Hybrid is the "df-hybrid" allocator: Level-Spread (Zhang, Tuncer,
+// Kaplan, Olcoz, Leung & Coskun, "Level-Spread: A New Job Allocation
+// Policy for Dragonfly Networks", IPDPS 2018), which spreads a job within
+// the smallest network level it fits in: one router, one group, or the
+// whole machine. Our reading of its implementation in SST, the
 // DflyHybridAllocator (sst-elements v10.1, src/sst/elements/scheduler/
-// allocators/DflyHybridAllocator.cc), the hybrid of Yang et al. ("Watch Out
-// for the Bully!", SC 2016) and Zhang et al.'s dragonfly placement study
-// that keeps a small job on one router or one group and spreads only the
-// large ones:
+// allocators/DflyHybridAllocator.cc, which cites the paper):
 //
 //  1. k ≤ P: the router with the most free nodes (the first such); if
 //     they are at least k, the job takes its lowest-numbered free nodes;

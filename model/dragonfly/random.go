@@ -8,9 +8,9 @@ import (
 )
 
 // Random is the "df-random" allocator: k free nodes chosen uniformly at
-// random (the random-node placement of SST's dragonfly study and of Yang et
-// al., SC 2016; as model/mesh's random, after Lo, Windisch, Liu & Nitzberg
-// 1997), from a PCG stream seeded by the seed parameter and the job's trace
+// random (random-node placement, as Yang et al., "Watch Out for the
+// Bully! Job Interference Study on Dragonfly Network", SC 2016, study it;
+// as model/mesh's random, after Lo, Windisch, Liu & Nitzberg 1997), from a PCG stream seeded by the seed parameter and the job's trace
 // record (Job.Record), so that a job's placement depends only on them and
 // the free nodes. SST's DflyRDRAllocator and DflyRDGAllocator draw whole
 // routers or groups at random instead; not modelled.

@@ -25,13 +25,13 @@ func Allocators() []policy.AllocatorSpec {
 	return []policy.AllocatorSpec{
 		plain("df-simple", "the lowest-numbered free nodes, router after router, group after group (SST's SimpleAllocator on a dragonfly, sst-elements v10.1)",
 			func(d Dragonfly) policy.Allocator { return NewSimple(d) }),
-		plain("df-spread", "group spread: the nodes dealt one per group in turn from group 0, round after round (SST's DflyRRNAllocator; Yang et al., SC 2016)",
+		plain("df-spread", "group spread: the nodes dealt one per group in turn from group 0, round after round (SST's DflyRRNAllocator, a baseline of Zhang et al., IPDPS 2018)",
 			func(d Dragonfly) policy.Allocator { return NewSpread(d) }),
-		plain("df-hybrid", "one router (the most free) for a job of ≤ P nodes, one group (the most free, dealt over its routers) for ≤ A·P, else group spread (SST's DflyHybridAllocator; Yang et al., SC 2016)",
+		plain("df-hybrid", "one router (the most free) for a job of ≤ P nodes, one group (the most free, dealt over its routers) for ≤ A·P, else group spread: Level-Spread (Zhang, Tuncer, Kaplan, Olcoz, Leung & Coskun, IPDPS 2018, as SST's DflyHybridAllocator)",
 			func(d Dragonfly) policy.Allocator { return NewHybrid(d) }),
 		{Name: "df-random", Kinds: kinds,
 			Params: []policy.Param{{Name: "seed", Default: "0", Doc: "random stream seed (with the job's trace index)"}},
-			Doc:    "random nodes: free nodes chosen uniformly, seeded by the job's trace index (SST's dragonfly study; Yang et al., SC 2016)",
+			Doc:    "random nodes: free nodes chosen uniformly, seeded by the job's trace index (random-node placement, Yang et al., SC 2016)",
 			New: func(m policy.Machine, p policy.Params) (policy.Allocator, error) {
 				if err := p.Check("seed"); err != nil {
 					return nil, err

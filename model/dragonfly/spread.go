@@ -10,9 +10,11 @@ import (
 // skipping full groups; each group's share is its lowest-numbered free
 // nodes. Our reading of SST's DflyRRNAllocator (round-robin nodes over
 // groups; sst-elements v10.1, src/sst/elements/scheduler/allocators/
-// DflyRRNAllocator.cc), the "random/round-robin node" spreading that Yang
-// et al. ("Watch Out for the Bully! Job Interference Study on Dragonfly
-// Network", SC 2016) contrast with contiguous placement: it walks the
+// DflyRRNAllocator.cc), one of the baselines SST implemented beside
+// Level-Spread (Zhang et al., IPDPS 2018; df-hybrid); spreading a job over
+// the groups balances the load on the global links, which Yang et al.
+// ("Watch Out for the Bully! Job Interference Study on Dragonfly Network",
+// SC 2016) contrast with contiguous placement. SST's allocator walks the
 // groups from 0 for every job, taking the first free node of the group it
 // stands on and moving to the next group, which gives every group
 // min(free, t) nodes for the largest round t that fits, and the first
