@@ -204,6 +204,7 @@ var allocCases = []struct {
 	{"df-spread", func(d Dragonfly) policy.Allocator { return NewSpread(d) }},
 	{"df-hybrid", func(d Dragonfly) policy.Allocator { return NewHybrid(d) }},
 	{"df-random", func(d Dragonfly) policy.Allocator { return NewRandom(d, 3) }},
+	{"df-slurm", func(d Dragonfly) policy.Allocator { return NewBestFit(d) }},
 }
 
 // Every allocator, under random allocations and releases: nodes inside
@@ -292,6 +293,8 @@ func baseOf(a policy.Allocator) *base {
 		return &x.base
 	case *Random:
 		return &x.base
+	case *BestFit:
+		return &x.base
 	}
 	panic("unknown allocator")
 }
@@ -336,6 +339,16 @@ func TestAllocHand(t *testing.T) {
 	// the most free (group 1), dealt over its routers 2, 1; 5 nodes (>
 	// A·P) spread over the groups (1, 1, 3 free... dealt 1, 1, 3).
 	run(NewHybrid(d), []step{{1, []int{0}}, {2, []int{2, 3}}, {3, []int{4, 5, 6}}, {5, []int{1, 7, 8, 9, 10}}})
+
+	// Best fit: 1 node on router 0 (all tie at 2 free: the first); 1 more
+	// on router 0 (1 free: the tightest); 2 on router 1; 3 nodes (> P):
+	// the fullest routers with free nodes first: router 2 (2 free, the
+	// first of the ties), then router 3; after releasing router 0's first
+	// job, 1 node goes back to router 0 (1 free, the tightest).
+	bf := NewBestFit(d)
+	held = run(bf, []step{{1, []int{0}}, {1, []int{1}}, {2, []int{2, 3}}, {3, []int{4, 5, 6}}})
+	bf.Release(held[0])
+	run(bf, []step{{1, []int{0}}, {1, []int{7}}, {4, []int{8, 9, 10, 11}}})
 }
 
 // Random placements depend only on the seed, the job's record and the

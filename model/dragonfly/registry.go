@@ -29,6 +29,8 @@ func Allocators() []policy.AllocatorSpec {
 			func(d Dragonfly) policy.Allocator { return NewSpread(d) }),
 		plain("df-hybrid", "one router (the most free) for a job of ≤ P nodes, one group (the most free, dealt over its routers) for ≤ A·P, else group spread: Level-Spread (Zhang, Tuncer, Kaplan, Olcoz, Leung & Coskun, IPDPS 2018, as SST's DflyHybridAllocator)",
 			func(d Dragonfly) policy.Allocator { return NewHybrid(d) }),
+		plain("df-slurm", "best fit: a job of ≤ P nodes on the router with the fewest free nodes that suffice, else the routers with the fewest free nodes first (SST's DflySlurmAllocator, a baseline of Zhang et al., IPDPS 2018)",
+			func(d Dragonfly) policy.Allocator { return NewBestFit(d) }),
 		{Name: "df-random", Kinds: kinds,
 			Params: []policy.Param{{Name: "seed", Default: "0", Doc: "random stream seed (with the job's trace index)"}},
 			Doc:    "random nodes: free nodes chosen uniformly, seeded by the job's trace index (random-node placement, Yang et al., SC 2016)",
