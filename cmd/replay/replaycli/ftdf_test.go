@@ -27,7 +27,7 @@ func TestFatTreeDragonflyMachines(t *testing.T) {
 	for _, c := range []struct {
 		machine string
 		allocs  int
-	}{{"fattree:file=" + conf, 3}, {"dragonfly:g=2,a=2,p=4,h=1", 4}} {
+	}{{"fattree:file=" + conf, 3}, {"dragonfly:g=2,a=2,p=4,h=1", 5}} {
 		out := filepath.Join(dir, "out"+c.machine[:4])
 		app := App()
 		app.Writer, app.ErrWriter = &bytes.Buffer{}, &bytes.Buffer{}
