@@ -14,12 +14,12 @@ import (
 // O(leaves · log R1) per allocation.
 type Spread struct {
 	base
-	cap, out []int32
+	out []int32 // each leaf's share
 }
 
 // NewSpread returns the spread allocator on t, all nodes free.
 func NewSpread(t *Tree) *Spread {
-	return &Spread{base: newBase(t), cap: make([]int32, len(t.Leaf)), out: make([]int32, len(t.Leaf))}
+	return &Spread{base: newBase(t), out: make([]int32, len(t.Leaf))}
 }
 
 // Allocate deals j's nodes over the leaf switches.
@@ -40,5 +40,5 @@ func (a *Spread) Allocate(j *policy.Job) (policy.Allocation, bool) {
 
 // Clone returns an independent copy.
 func (a *Spread) Clone() policy.Allocator {
-	return &Spread{base: a.clone(), cap: make([]int32, len(a.cap)), out: make([]int32, len(a.out))}
+	return &Spread{base: a.clone(), out: make([]int32, len(a.out))}
 }
