@@ -9,9 +9,9 @@ import (
 // allocator), as the Slurm Topology Guide states it ("identify the lowest
 // level switch in the hierarchy that can satisfy a job's request and then
 // allocate resources on its underlying leaf switches using a best-fit
-// algorithm") and as select/cons_res's _eval_nodes_topo and the
-// reservation test of select/cons_tres (Slurm 17.11–22.05,
-// src/plugins/select/cons_*/job_test.c) implement it. Our readings:
+// algorithm") and as earlier releases implemented it (select/cons_res's
+// _eval_nodes_topo and select/cons_tres's reservation test,
+// src/plugins/select/cons_*/job_test.c). Our readings:
 //
 //  1. The switch: among the switches with at least k free nodes, the one
 //     of the lowest level (Slurm's level: 0 for a leaf switch, else one
@@ -28,10 +28,12 @@ import (
 //
 // Left out, as they do not arise here: CPU counts and cores (one job per
 // node: a node is free or not), node weights, required nodes and
-// --switches (the leaf-switch limit with its wait). Slurm 23.02 and later
-// (eval_nodes_tree.c) start from the highest switch and weight the leaf
-// choice by distance to the leaves already chosen; that refinement is not
-// modelled. O(switches + leaves under the switch × leaves used).
+// --switches (the leaf-switch limit with its wait). Current Slurm
+// (src/plugins/topology/tree/eval_nodes_tree.c) starts from the highest
+// switch with enough nodes and weighs the leaf choice by the fit of the
+// leaves' ancestors and their distance to the leaves already chosen; that
+// refinement is not modelled. O(switches + leaves), the leaves bucketed
+// by free count.
 type SlurmTree struct {
 	base
 	// Scratch of the bucketed leaf choice: leaves by free count
