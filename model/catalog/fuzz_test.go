@@ -38,6 +38,11 @@ func FuzzMachine(f *testing.F) {
 		"mesh:3x", "flat:-1", "cube:99", " flat:1 ", "mesh:0x5", "flat:", ":", "x:1"} {
 		f.Add(s)
 	}
+	for _, s := range []string{"fattree:16x16x16", "fattree:4x4x4x4", "fattree:0x2", "fattree:2x2x2x2x2", "fattree:file=",
+		"fattree:file=../fattree/testdata/topology.conf", "dragonfly:g=9,a=4,p=2,h=2", "dragonfly:h=2,p=2,a=4,g=9",
+		"dragonfly:g=10,a=4,p=2,h=2", "dragonfly:g=1,a=1,p=1,h=0", "dragonfly:g=2,g=2"} {
+		f.Add(s) // issue 26: the fat-tree and dragonfly families
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		m, err := policy.ParseMachine(s)
 		if err != nil {
