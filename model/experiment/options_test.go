@@ -3,7 +3,10 @@ package experiment
 import (
 	"math"
 	"runtime"
+	"strings"
 	"testing"
+
+	"github.com/schedlab/schedlab/model/catalog"
 )
 
 // Every invalid option is one field error naming it; valid zero values
@@ -16,7 +19,7 @@ func TestValidate(t *testing.T) {
 	}{
 		{Options{Machine: "flat:0"}, "machine", "processor count must be an integer in 1..2147483647"},
 		{Options{Mode: "elastic"}, "mode", "want rigid or malleable"},
-		{Options{Allocs: []string{"nosuch"}}, "alloc", `unknown allocator "nosuch" (known: count, contig, ff, ff-rot, bf, bf-rot, as, fs, 2dbs, bl, bl-mod, bfl0, bfl1, wfl1, eet-sb, eet-sc, bdi, gabl, paging, mbs, anca, random, buddy, buddy-bitmap, gray, multigray, modbuddy, freelist, share)`},
+		{Options{Allocs: []string{"nosuch"}}, "alloc", `unknown allocator "nosuch" (known: ` + knownAllocs() + ")"},
 		{Options{Scheds: []string{}}, "sched", "an empty list: leave it out for every compatible policy"},
 		{Options{Workers: -1}, "j", "want at least 1 worker"},
 		{Options{Shape: "round"}, "shape", "want square, row or exact"},
@@ -49,4 +52,14 @@ func TestValidate(t *testing.T) {
 	if err := Validate(&opt); err != nil || opt.BsldTau != DefaultBsldTau || opt.Estimates != "requested" || opt.Shape != "square" || opt.Events != "instant" || opt.Workers != runtime.GOMAXPROCS(0) {
 		t.Errorf("defaults: %+v, %v", opt, err)
 	}
+}
+
+// knownAllocs lists the catalog's allocators, as an unknown name's error
+// names them.
+func knownAllocs() string {
+	var names []string
+	for _, a := range catalog.Allocators() {
+		names = append(names, a.Name)
+	}
+	return strings.Join(names, ", ")
 }
