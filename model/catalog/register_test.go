@@ -117,3 +117,23 @@ func TestRegister(t *testing.T) {
 		t.Errorf("withRegistry did not restore the registry")
 	}
 }
+
+// Every allocator and scheduler name is unique across the catalog: the
+// families' lists do not pass through RegisterAllocator's check, and a
+// second spec of one name would be unreachable (names resolve to the
+// first).
+func TestNamesUnique(t *testing.T) {
+	seen := map[string]string{}
+	for _, a := range Allocators() {
+		if k, dup := seen["alloc "+a.Name]; dup {
+			t.Errorf("allocator %q listed twice (kinds %s and %v)", a.Name, k, a.Kinds)
+		}
+		seen["alloc "+a.Name] = fmt.Sprint(a.Kinds)
+	}
+	for _, s := range Schedulers() {
+		if _, dup := seen["sched "+s.Name]; dup {
+			t.Errorf("scheduler %q listed twice", s.Name)
+		}
+		seen["sched "+s.Name] = ""
+	}
+}
