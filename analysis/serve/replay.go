@@ -62,9 +62,10 @@ var errFound = errors.New("found")
 
 // loadRun reads the jobs of run k from the set and prepares them: a
 // binary search when the set is in memory, else a pass over jobs.parquet
-// up to the run. It only reads the set, so loads may run concurrently
-// (the set was read whole once by newData, which loads an unsorted file
-// into memory).
+// up to the run. It only reads the set, so loads may run concurrently:
+// newData's pass over the jobs has found the file sorted by run, or loaded
+// it into memory (results.ErrUnsorted). The file must not change while the
+// server runs.
 func (d *data) loadRun(k results.Key) (*runJobs, error) {
 	if d.set.Jobs != nil {
 		return prepare(k, d.set.JobsOf(k)), nil
