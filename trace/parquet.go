@@ -146,12 +146,18 @@ func ReadParquet(r io.ReaderAt, size int64, name string, opt ReadOptions) (t *Tr
 func readParquet(r io.ReaderAt, size int64, name string, opt ReadOptions) (*Trace, error) {
 	// The page index and bloom filters are not used: not reading them
 	// also skips their decoding of a corrupt file.
+	if err := checkFooter(r, size); err != nil {
+		return nil, &Error{File: name, Msg: "not a readable Parquet file: " + err.Error() + notParquetHint(r, size)}
+	}
 	f, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, &Error{File: name, Msg: "not a readable Parquet file: " + err.Error() + notParquetHint(r, size)}
 	}
 	if err := checkCodecs(f); err != nil {
 		return nil, &Error{File: name, Msg: err.Error()}
+	}
+	if err := checkPages(r, size, f); err != nil {
+		return nil, &Error{File: name, Msg: "not a readable Parquet file: " + err.Error()}
 	}
 	t := &Trace{Name: baseName(name), Path: name}
 	if v, ok := f.Lookup(MetaName); ok && v != "" {
