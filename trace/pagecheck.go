@@ -41,7 +41,8 @@ func checkFooter(r io.ReaderAt, size int64) error {
 // checkPages walks the page headers of every column chunk of f (read from
 // r, size bytes) before the Parquet library decodes a page: each column
 // chunk must lie inside the file, each page inside its column chunk, and
-// no page may claim more than MaxParquetPageBytes uncompressed. The
+// no page may claim more than MaxParquetPageBytes uncompressed; the
+// job_id pages must hold as many values as the footer claims rows. The
 // library allocates a page's compressed and uncompressed sizes as its
 // header claims before reading them: a damaged header (1.2 GB claimed in
 // a 6 KB file, found by FuzzParquetTrace) would allocate them, and a few
@@ -49,6 +50,13 @@ func checkFooter(r io.ReaderAt, size int64) error {
 // recover can catch.
 func checkPages(r io.ReaderAt, size int64, f *parquet.File) error {
 	var buf []byte
+	rows := int64(0)
+	for _, rg := range f.Metadata().RowGroups {
+		rows += rg.NumRows
+	}
+	if rows != f.NumRows() {
+		return fmt.Errorf("the row groups hold %d rows, the footer claims %d", rows, f.NumRows())
+	}
 	for gi, rg := range f.Metadata().RowGroups {
 		for _, cc := range rg.Columns {
 			md := &cc.MetaData
@@ -61,6 +69,7 @@ func checkPages(r io.ReaderAt, size int64, f *parquet.File) error {
 			if start < 4 || md.TotalCompressedSize < 0 || end < start || end > size {
 				return fmt.Errorf("%s: its pages [%d, %d) lie outside the file (%d bytes)", where, start, end, size)
 			}
+			values := int64(0) // in the data pages
 			for pos := start; pos < end; {
 				var h format.PageHeader
 				n := int64(0)
@@ -90,7 +99,19 @@ func checkPages(r io.ReaderAt, size int64, f *parquet.File) error {
 				if h.UncompressedPageSize < 0 || h.UncompressedPageSize > MaxParquetPageBytes {
 					return fmt.Errorf("%s: the page at byte %d claims %d bytes uncompressed (at most %d)", where, pos, h.UncompressedPageSize, MaxParquetPageBytes)
 				}
+				switch {
+				case h.DataPageHeader.Valid:
+					values += int64(h.DataPageHeader.V.NumValues)
+				case h.DataPageHeaderV2.Valid:
+					values += int64(h.DataPageHeaderV2.V.NumValues)
+				}
 				pos += n + int64(h.CompressedPageSize)
+			}
+			// job_id is required and flat: a value a row. The footer's row
+			// count sizes the jobs before any page is read; it must be the
+			// pages' (a damaged count once allocated a gigabyte of jobs).
+			if len(md.PathInSchema) == 1 && md.PathInSchema[0] == FieldNames[0] && values != rg.NumRows {
+				return fmt.Errorf("%s: its pages hold %d values, the footer claims %d rows", where, values, rg.NumRows)
 			}
 		}
 	}

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime/metrics"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -31,8 +34,9 @@ func TestLZ4RawRefused(t *testing.T) {
 // FuzzParquetTrace found these: a footer length past the start of the
 // file (4 GiB claimed in 2 KB) and a column chunk's data page offset moved
 // by two bytes, so that the page header read there claimed 1.2 GB. The
-// library allocated both before reading. Now no change of one footer
-// byte makes a read allocate more than 64 MiB.
+// library allocated both before reading; and a footer row count of 5
+// million for 2 rows sized the jobs. Now none of these, and no change of
+// one footer byte, makes a read allocate more than 64 MiB.
 func TestParquetClaimsBounded(t *testing.T) {
 	seed := parquetSeed(t)
 	b := bytes.Clone(seed)
@@ -45,6 +49,22 @@ func TestParquetClaimsBounded(t *testing.T) {
 		s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
 		metrics.Read(s)
 		return s[0].Value.Uint64()
+	}
+	// A row group whose row count (5 million) is not its pages' (2):
+	// the jobs were allocated from it, 954 MiB.
+	raw, err := os.ReadFile(filepath.Join("testdata", "fuzz", "FuzzParquetTrace", "62531eb51e7d7b63"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, lit, _ := strings.Cut(strings.TrimSpace(string(raw)), "[]byte(")
+	s, err := strconv.Unquote(strings.TrimSuffix(lit, ")"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := allocs()
+	_, err = ReadParquet(strings.NewReader(s), int64(len(s)), "c.parquet", ReadOptions{})
+	if n := allocs() - a; n > 64<<20 || err == nil || !strings.Contains(err.Error(), "column job_id, row group 0: its pages hold 2 values, the footer claims 5000000 rows") {
+		t.Errorf("row count: %d MiB allocated, %v", n>>20, err)
 	}
 	footer := int(binary.LittleEndian.Uint32(seed[len(seed)-8:]))
 	for i := len(seed) - 8 - footer; i < len(seed)-8; i++ {
