@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # fuzz-short.sh [SECONDS]: runs every fuzz target of the module for
-# SECONDS each (default 10; FUZZ_PARALLEL sets the workers). Targets are
+# SECONDS each (default 10; FUZZ_PARALLEL sets the workers, FUZZ_MINIMIZE
+# the time spent minimizing each new input, 2s: go test's 60 s default
+# leaves little of a short run to fuzzing). Targets are
 # found, not listed: every `func FuzzName(` at the start of a line of a
 # _test.go file, run as `go test -run='^$' -fuzz='^FuzzName$' ./pkg`.
 # A crasher is written by `go test` to pkg/testdata/fuzz/FuzzName/HASH;
@@ -27,7 +29,7 @@ trap 'rm -f "$log"' EXIT
 failed=()
 while IFS=$'\t' read -r pkg name; do
 	start=$SECONDS
-	args=(-run='^$' -fuzz="^${name}\$" -fuzztime="${secs}s")
+	args=(-run='^$' -fuzz="^${name}\$" -fuzztime="${secs}s" -fuzzminimizetime="${FUZZ_MINIMIZE:-2s}")
 	[ -n "$parallel" ] && args+=(-parallel="$parallel")
 	if go test "${args[@]}" "$pkg" >"$log" 2>&1; then
 		echo "ok    $pkg $name ($((SECONDS - start)) s)"
