@@ -12,8 +12,9 @@ import (
 )
 
 // MaxParquetPageBytes bounds the uncompressed size a page of a Parquet
-// trace may claim (writers use 64 KiB to 1 MiB pages).
-const MaxParquetPageBytes = 256 << 20
+// trace may claim (writers use pages of 64 KiB to 1 MiB; the columns are
+// decoded at once, so a few dozen such pages may be held together).
+const MaxParquetPageBytes = 64 << 20
 
 // maxPageHeaderBytes bounds a page header (a few dozen bytes for the
 // numeric columns of a trace).
