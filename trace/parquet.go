@@ -14,6 +14,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
+	"github.com/parquet-go/parquet-go/format"
 )
 
 // Parquet key-value metadata keys written with every trace.
@@ -145,9 +146,18 @@ func ReadParquet(r io.ReaderAt, size int64, name string, opt ReadOptions) (t *Tr
 func readParquet(r io.ReaderAt, size int64, name string, opt ReadOptions) (*Trace, error) {
 	// The page index and bloom filters are not used: not reading them
 	// also skips their decoding of a corrupt file.
+	if err := checkFooter(r, size); err != nil {
+		return nil, &Error{File: name, Msg: "not a readable Parquet file: " + err.Error() + notParquetHint(r, size)}
+	}
 	f, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, &Error{File: name, Msg: "not a readable Parquet file: " + err.Error() + notParquetHint(r, size)}
+	}
+	if err := checkCodecs(f); err != nil {
+		return nil, &Error{File: name, Msg: err.Error()}
+	}
+	if err := checkPages(r, size, f); err != nil {
+		return nil, &Error{File: name, Msg: "not a readable Parquet file: " + err.Error()}
 	}
 	t := &Trace{Name: baseName(name), Path: name}
 	if v, ok := f.Lookup(MetaName); ok && v != "" {
@@ -217,6 +227,23 @@ func readParquet(r io.ReaderAt, size int64, name string, opt ReadOptions) (*Trac
 	}
 	v.finish()
 	return t, nil
+}
+
+// checkCodecs refuses column chunks compressed with LZ4_RAW: the Parquet
+// library's LZ4 decoder doubles its buffer until the page decodes, so a
+// damaged page (or a damaged codec field turning zstd into LZ4_RAW, found
+// by FuzzParquetTrace) ends the process out of memory, which no recover
+// can catch. schedlab writes zstd; other writers use zstd, snappy or gzip
+// by default.
+func checkCodecs(f *parquet.File) error {
+	for _, rg := range f.Metadata().RowGroups {
+		for _, cc := range rg.Columns {
+			if cc.MetaData.Codec == format.Lz4Raw {
+				return fmt.Errorf("column %s: LZ4_RAW compression is not read (the Parquet library's LZ4 decoder cannot bound its memory on a damaged page): rewrite the file with zstd, snappy or gzip", strings.Join(cc.MetaData.PathInSchema, "."))
+			}
+		}
+	}
+	return nil
 }
 
 // readExtra reads the numeric top-level columns of f that are not Job's

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"sync"
 
 	"github.com/schedlab/schedlab/analysis/plot"
 	"github.com/schedlab/schedlab/analysis/results"
@@ -29,9 +28,7 @@ type data struct {
 	runs  []runInfo
 	byKey map[results.Key]int // run id
 	dig   map[results.Key]*digest
-
-	mu    sync.Mutex // guards set (jobs are read on demand) and cache
-	cache []*runJobs // most recently used first; at most cacheRuns
+	cache *runCache // the replay's prepared runs
 }
 
 // point is one x position of an experiment: a load of a sweep, or a
@@ -91,8 +88,10 @@ func nums(fs []float64) []num {
 }
 
 // newData indexes a set: experiments, cells, runs, and one pass over the
-// jobs for the CDF digests.
-func newData(set *results.Set, level float64) (*data, error) {
+// jobs for the CDF digests, which also fills the replay cache as far as
+// it goes.
+func newData(set *results.Set, o Options) (*data, error) {
+	level := o.Level
 	if level == 0 {
 		level = 0.95
 	}
@@ -104,6 +103,7 @@ func newData(set *results.Set, level float64) (*data, error) {
 	}
 	d := &data{set: set, level: level, unit: set.TimeUnit(), exps: set.Experiments(),
 		byKey: map[results.Key]int{}, dig: map[results.Key]*digest{}}
+	d.cache = newRunCache(o.CacheBytes, 0, d.loadRun)
 	if err := d.digest(); err != nil {
 		return nil, err
 	}
@@ -156,9 +156,16 @@ func (d *data) pointOf(ei int, c *results.Cell) int {
 }
 
 // digest reads every run's jobs once and keeps their sorted waits,
-// responses and bounded slowdowns.
+// responses and bounded slowdowns. When the jobs are streamed from the
+// file, it also puts the runs prepared for the replay in the cache until
+// one does not fit, so that the first requests need no second pass over
+// the file (a set held in memory finds a run by binary search).
 func (d *data) digest() error {
+	warm := d.set.Jobs == nil
 	fn := func(k results.Key, js []results.Job) error {
+		if warm {
+			warm = d.cache.put(prepare(k, js))
+		}
 		g := &digest{wait: make([]float64, len(js)), resp: make([]float64, len(js)), bsld: make([]float64, len(js)), placed: len(js) > 0}
 		for i := range js {
 			g.wait[i], g.resp[i], g.bsld[i] = js[i].Wait, js[i].Response, js[i].BoundedSlowdown

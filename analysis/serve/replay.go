@@ -2,11 +2,13 @@ package serve
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
 	"slices"
 	"sort"
+	"unsafe"
 
 	"github.com/schedlab/schedlab/analysis/results"
 	"github.com/schedlab/schedlab/model/metrics"
@@ -32,54 +34,87 @@ const (
 	OverviewBins    = 600
 )
 
-// cacheRuns is the number of runs whose jobs the server keeps in memory
-// for the replay.
-const cacheRuns = 4
-
 // runJobs is a run's jobs prepared for the replay.
 type runJobs struct {
 	key        results.Key
-	jobs       []results.Job // by start time, then job id
-	starts     []float64     // jobs[i].Start
-	tmin, tmax float64       // first submit, last end
-	steps      []step        // the state after the events at each instant
+	jobs       []rjob  // by start time, then job id
+	tmin, tmax float64 // first submit, last end
+	steps      []step  // the state after the events at each instant
+	overview   []step  // steps over [tmin, tmax] in OverviewBins binned maxima
+	size       int64   // bytes held, about (the cache's measure)
+}
+
+// rjob is what the replay keeps of a job.
+type rjob struct {
+	ID                 int64
+	Submit, Start, End float64
+	Procs              int64   // requested
+	Alloc              float64 // alloc_procs
+	Placement          []schema.Piece
 }
 
 // step is the state of a run from time T on: Q jobs submitted and not
 // started, B processors held (the alloc_procs of the jobs running).
 type step struct{ T, Q, B float64 }
 
-// jobsFor returns the prepared jobs of run ri, from the cache or read
-// from the set.
-func (d *data) jobsFor(ri *runInfo) *runJobs {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	for i, rj := range d.cache {
-		if rj.key == ri.key {
-			copy(d.cache[1:i+1], d.cache[:i])
-			d.cache[0] = rj
-			return rj
-		}
+// errFound stops a pass over the runs once the run sought is read.
+var errFound = errors.New("found")
+
+// loadRun reads the jobs of run k from the set and prepares them: a
+// binary search when the set is in memory, else a pass over jobs.parquet
+// up to the run. It only reads the set, so loads may run concurrently:
+// newData's pass over the jobs has found the file sorted by run, or loaded
+// it into memory (results.ErrUnsorted). The file must not change while the
+// server runs.
+func (d *data) loadRun(k results.Key) (*runJobs, error) {
+	if d.set.Jobs != nil {
+		return prepare(k, d.set.JobsOf(k)), nil
 	}
-	rj := prepare(ri.key, results.CloneJobs(d.set.JobsOf(ri.key)))
-	d.cache = append([]*runJobs{rj}, d.cache[:min(len(d.cache), cacheRuns-1)]...)
-	return rj
+	var rj *runJobs
+	err := d.set.EachJobRun(func(rk results.Key, js []results.Job) error {
+		if rk != k {
+			return nil
+		}
+		rj = prepare(k, js)
+		return errFound
+	})
+	switch {
+	case err == nil && rj == nil:
+		return nil, fmt.Errorf("%s: run %s %s rep %d: no job rows (the file changed since the server started?)", schema.JobsFile, k.Trace, k.Pair, k.Rep)
+	case err != nil && err != errFound:
+		return nil, err
+	}
+	return rj, nil
 }
 
 // prepare sorts a run's jobs by start and computes its queue and busy
-// step functions.
+// step functions. It copies what it keeps of js.
 func prepare(k results.Key, js []results.Job) *runJobs {
-	slices.SortStableFunc(js, func(a, b results.Job) int {
-		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.JobID, b.JobID))
-	})
-	rj := &runJobs{key: k, jobs: js, starts: make([]float64, len(js)), tmin: math.Inf(1), tmax: math.Inf(-1)}
-	type ev struct{ t, dq, db float64 }
-	evs := make([]ev, 0, 3*len(js))
+	np := 0
+	for i := range js {
+		np += len(js[i].Placement)
+	}
+	arena := make([]schema.Piece, 0, np)
+	rj := &runJobs{key: k, jobs: make([]rjob, len(js)), tmin: math.Inf(1), tmax: math.Inf(-1)}
 	for i := range js {
 		j := &js[i]
-		rj.starts[i] = j.Start
+		x := rjob{ID: j.JobID, Submit: j.Submit, Start: j.Start, End: j.End, Procs: j.ReqProcs, Alloc: j.AllocProcs}
+		if len(j.Placement) > 0 {
+			a := len(arena)
+			arena = append(arena, j.Placement...)
+			x.Placement = arena[a:len(arena):len(arena)]
+		}
+		rj.jobs[i] = x
+	}
+	slices.SortStableFunc(rj.jobs, func(a, b rjob) int {
+		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.ID, b.ID))
+	})
+	type ev struct{ t, dq, db float64 }
+	evs := make([]ev, 0, 3*len(js))
+	for i := range rj.jobs {
+		j := &rj.jobs[i]
 		rj.tmin, rj.tmax = math.Min(rj.tmin, j.Submit), math.Max(rj.tmax, j.End)
-		evs = append(evs, ev{j.Submit, 1, 0}, ev{j.Start, -1, j.AllocProcs}, ev{j.End, 0, -j.AllocProcs})
+		evs = append(evs, ev{j.Submit, 1, 0}, ev{j.Start, -1, j.Alloc}, ev{j.End, 0, -j.Alloc})
 	}
 	sort.SliceStable(evs, func(a, b int) bool { return evs[a].t < evs[b].t })
 	var q, b float64
@@ -95,7 +130,16 @@ func prepare(k results.Key, js []results.Job) *runJobs {
 		rj.steps = append(rj.steps, step{evs[i].t, q, b})
 		i = k
 	}
+	rj.steps = slices.Clip(rj.steps)
+	rj.overview = binMax(rj.steps, rj.tmin, rj.tmax, OverviewBins)
+	rj.size = int64(unsafe.Sizeof(*rj)) + int64(len(rj.jobs))*int64(unsafe.Sizeof(rjob{})) +
+		int64(np)*int64(unsafe.Sizeof(schema.Piece{})) + int64(len(rj.steps)+len(rj.overview))*int64(unsafe.Sizeof(step{}))
 	return rj
+}
+
+// firstStart returns the index of the first job starting at or after t.
+func (rj *runJobs) firstStart(t float64) int {
+	return sort.Search(len(rj.jobs), func(i int) bool { return rj.jobs[i].Start >= t })
 }
 
 // at returns the state at t (zero before the first step).
@@ -164,14 +208,14 @@ func (rj *runJobs) window(t0 float64, has0 bool, t1 float64, has1 bool) (w0, w1 
 	if w1 <= rj.tmin && len(rj.jobs) > 0 {
 		return 0, 0, false, badRequest("t1=%g: at or before the run's first submit (%g)", w1, rj.tmin)
 	}
-	lo := sort.SearchFloat64s(rj.starts, w0) // first start ≥ w0
-	hi := sort.SearchFloat64s(rj.starts, w1) // first start ≥ w1
+	lo := rj.firstStart(w0)
+	hi := rj.firstStart(w1)
 	if hi-lo > MaxReplayJobs {
 		truncated = true
 		if has1 && !has0 {
-			w0 = rj.starts[hi-MaxReplayJobs]
+			w0 = rj.jobs[hi-MaxReplayJobs].Start
 		} else {
-			w1 = rj.starts[lo+MaxReplayJobs]
+			w1 = rj.jobs[lo+MaxReplayJobs].Start
 		}
 	}
 	return w0, w1, truncated, nil
@@ -249,7 +293,10 @@ func (d *data) replay(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	rj := d.jobsFor(ri)
+	rj, err := d.cache.get(r.Context(), ri.key)
+	if err != nil {
+		return nil, err
+	}
 	w0, w1, trunc, err := rj.window(t0, has0, t1, has1)
 	if err != nil {
 		return nil, err
@@ -259,20 +306,20 @@ func (d *data) replay(r *http.Request) (any, error) {
 		Machine: machineInfo{Spec: m.String(), Kind: m.Kind, Procs: m.Procs, Width: m.Width, Height: m.Height, Dim: m.Dim}}
 	fam, _ := policy.FamilyOf(m.Kind)
 	grid := fam.View.Grid // placements drawn as W×H rectangles, else as node ranges
-	hi := sort.SearchFloat64s(rj.starts, w1)
+	hi := rj.firstStart(w1)
 	for i := range rj.jobs[:hi] {
 		j := &rj.jobs[i]
 		if j.End <= w0 && j.Start < w0 { // ended before the window
 			continue
 		}
-		x := replayJob{ID: j.JobID, Submit: num(j.Submit), Start: num(j.Start), End: num(j.End), Procs: j.ReqProcs, Alloc: num(j.AllocProcs)}
+		x := replayJob{ID: j.ID, Submit: num(j.Submit), Start: num(j.Start), End: num(j.End), Procs: j.Procs, Alloc: num(j.Alloc)}
 		if len(j.Placement) == 0 {
 			out.Unplaced++
 		} else {
 			// NodeRanges checks the pieces against the machine.
 			rs, err := metrics.NodeRanges(m, j.Placement)
 			if err != nil {
-				return nil, fmt.Errorf("%s: job %d of trace %s (%s / %s, rep %d): column \"placement\": %v", schema.JobsFile, j.JobID, j.Trace, j.Alloc, j.Sched, j.Rep, err)
+				return nil, fmt.Errorf("%s: job %d of trace %s (%s / %s, rep %d): column \"placement\": %v", schema.JobsFile, j.ID, ri.Trace, ri.Alloc, ri.Sched, ri.Rep, err)
 			}
 			if grid {
 				for _, p := range j.Placement {
@@ -287,6 +334,6 @@ func (d *data) replay(r *http.Request) (any, error) {
 		out.Jobs = append(out.Jobs, x)
 	}
 	out.Steps = steps(cut(rj.steps, w0, w1))
-	out.Overview = steps(binMax(rj.steps, rj.tmin, rj.tmax, OverviewBins))
+	out.Overview = steps(rj.overview)
 	return out, nil
 }

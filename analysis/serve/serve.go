@@ -45,6 +45,10 @@ type Options struct {
 	Public bool      // allow a non-loopback Addr and any Host header
 	Level  float64   // confidence level of the intervals (0.95 when 0)
 	Log    io.Writer // where the URL and errors are written (nil: nowhere)
+
+	// CacheBytes bounds the memory of the runs prepared for the replay
+	// view, least recently used evicted first (DefaultCacheBytes when 0).
+	CacheBytes int64
 }
 
 //go:embed static
@@ -85,7 +89,7 @@ func loopbackHost(host string) bool {
 // Handler returns the HTTP handler of a server over set: the page at /,
 // its assets under /static/ and the JSON API under /api/.
 func Handler(set *results.Set, o Options) (http.Handler, error) {
-	d, err := newData(set, o.Level)
+	d, err := newData(set, o)
 	if err != nil {
 		return nil, err
 	}

@@ -57,3 +57,25 @@ func TestLockMessages(t *testing.T) {
 		t.Errorf("sweep dir: %v", err)
 	}
 }
+
+// F19 (issue 25): a lock file that cannot be created (a read-only --out,
+// or a file in place of the directory) names its path once.
+func TestLockOpenErrorNamesPathOnce(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "afile")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]string{filepath.Join(file, LockFile): "not a directory"}
+	if os.Geteuid() != 0 { // root writes into a read-only directory
+		ro := filepath.Join(dir, "ro")
+		os.Mkdir(ro, 0o555)
+		cases[filepath.Join(ro, LockFile)] = "permission denied"
+	}
+	for path, why := range cases {
+		_, err := Lock(path, false, filepath.Dir(path))
+		if want := path + ": " + why; err == nil || err.Error() != want {
+			t.Errorf("error %v, want %s", err, want)
+		}
+	}
+}

@@ -105,6 +105,10 @@ func Lock(path string, shared bool, what string) (*os.File, error) {
 		return nil, fmt.Errorf("%s: a symbolic link, not a lock file (remove it)", path)
 	}
 	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // "open PATH: ...": the path is said once, below
+		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {

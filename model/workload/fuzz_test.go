@@ -10,9 +10,19 @@ import (
 
 // A load range whose count overflows is refused, not a panic.
 func TestLoadsCountOverflow(t *testing.T) {
-	for _, s := range []string{"0.1:1e300:1e-9", "1e-9:1e308:1e-9"} {
+	for _, s := range []string{"0.1:1e290:1e-9", "1e-9:1.7e299:1e-9"} {
 		if _, err := ParseLoads(s); err == nil || !strings.Contains(err.Error(), "more than 10000 loads") {
 			t.Errorf("%s: error %v", s, err)
+		}
+	}
+}
+
+// FuzzLoads found "1e300": finite, but +Inf once rounded to 1e-9, and
+// accepted as a load of +Inf (its input is under testdata/fuzz/FuzzLoads).
+func TestLoadsRoundedToInf(t *testing.T) {
+	for _, s := range []string{"1e300", "0.5,1e300", "0.5:1e300:1e299"} {
+		if ls, err := ParseLoads(s); err == nil || !strings.Contains(err.Error(), `"1e300" is not a positive number`) {
+			t.Errorf("%s: %v, %v", s, ls, err)
 		}
 	}
 }

@@ -35,7 +35,7 @@ func ParseLoads(s string) ([]float64, error) {
 	round := func(f float64) float64 { return math.Round(f*1e9) / 1e9 }
 	num := func(v string) (float64, error) {
 		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil || !(round(f) > 0) || math.IsInf(f, 0) {
+		if r := round(f); err != nil || !(r > 0) || math.IsInf(r, 0) { // 1e300 rounds to +Inf
 			return 0, fmt.Errorf("load %q: %q is not a positive number (loads are rounded to 1e-9)", s, v)
 		}
 		return f, nil

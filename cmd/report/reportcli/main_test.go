@@ -195,6 +195,8 @@ func TestBadLevelAndWindow(t *testing.T) {
 		{[]string{"--window", "0,Inf"}, `report: --window "0,Inf": want START,END, finite numbers with START < END`},
 		{[]string{"compare", "--level", "NaN", "a", "b"}, "report: --level NaN: want a confidence level between 0 and 1 (e.g. 0.95)"},
 		{[]string{"serve", "--level", "-1", "a"}, "report: --level -1: want a confidence level between 0 and 1 (e.g. 0.95)"},
+		{[]string{"serve", "--cache-mb", "0", "a"}, "report: --cache-mb 0: want a size in MiB from 1 to 1048576"},
+		{[]string{"serve", "--cache-mb", "1048577", "a"}, "report: --cache-mb 1048577: want a size in MiB from 1 to 1048576"},
 	} {
 		out, err := runReport(t, c.args...)
 		if err == nil || strings.TrimSpace(out) != c.want {
