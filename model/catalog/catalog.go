@@ -29,6 +29,7 @@ import (
 	_ "github.com/schedlab/schedlab/model/flat"
 	_ "github.com/schedlab/schedlab/model/malleable"
 	_ "github.com/schedlab/schedlab/model/mesh"
+	_ "github.com/schedlab/schedlab/model/torus"
 )
 
 // Allocators returns every allocator, by machine family (in the
