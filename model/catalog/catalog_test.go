@@ -98,7 +98,7 @@ func TestErrors(t *testing.T) {
 func TestList(t *testing.T) {
 	l := List()
 	// Every machine kind has allocators, so every one is listed.
-	if len(l) != 4+len(Allocators())+len(Schedulers()) {
+	if len(l) != len(policy.Families())+len(Allocators())+len(Schedulers()) {
 		t.Errorf("%d lines", len(l))
 	}
 	joined := strings.Join(l, "\n")

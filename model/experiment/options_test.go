@@ -16,7 +16,7 @@ func TestValidate(t *testing.T) {
 	}{
 		{Options{Machine: "flat:0"}, "machine", "processor count must be an integer in 1..2147483647"},
 		{Options{Mode: "elastic"}, "mode", "want rigid or malleable"},
-		{Options{Allocs: []string{"nosuch"}}, "alloc", `unknown allocator "nosuch" (known: count, contig, ff, ff-rot, bf, bf-rot, as, fs, 2dbs, bl, bl-mod, bfl0, bfl1, wfl1, eet-sb, eet-sc, bdi, gabl, paging, mbs, anca, random, buddy, buddy-bitmap, gray, multigray, modbuddy, freelist, share)`},
+		{Options{Allocs: []string{"nosuch"}}, "alloc", `unknown allocator "nosuch" (known: count, contig, ff, ff-rot, bf, bf-rot, as, fs, 2dbs, bl, bl-mod, bfl0, bfl1, wfl1, eet-sb, eet-sc, bdi, gabl, paging, mbs, anca, random, buddy, buddy-bitmap, gray, multigray, modbuddy, freelist, share, cuboid-ff, cuboid-bf, curve, mbs3d, mc1x1, random3d)`},
 		{Options{Scheds: []string{}}, "sched", "an empty list: leave it out for every compatible policy"},
 		{Options{Workers: -1}, "j", "want at least 1 worker"},
 		{Options{Shape: "round"}, "shape", "want square, row or exact"},
