@@ -55,10 +55,10 @@ type strategy interface {
 }
 
 // tracker is implemented by strategies that follow the busy array: told
-// of the nodes of every allocation (after place) and release.
+// of the pieces of every allocation (after place) and release.
 type tracker interface {
-	allocated(s *State, nodes []int)
-	released(s *State, nodes []int, ps []policy.Piece)
+	allocated(s *State, ps []policy.Piece)
+	released(s *State, ps []policy.Piece)
 }
 
 // cloner is implemented by strategies with state of their own.
@@ -73,7 +73,6 @@ type Allocator struct {
 	name  string
 	s     *State
 	strat strategy
-	nodes []int // scratch
 }
 
 // Alloc is an allocation: its pieces (Geom.Piece) and node count.
@@ -126,6 +125,43 @@ func (a *Allocator) Feasible(j *policy.Job) error {
 	return nil
 }
 
+// mark sets (busy) or clears the nodes of cuboid c in the busy array, a
+// row segment at a time; it reports false, changing nothing further, at
+// the first node already in that state.
+func (s *State) mark(c Cuboid, busy bool) bool {
+	g := s.G
+	for k := 0; k < c.C; k++ {
+		z := (c.Z0 + k) % g.Z
+		for j := 0; j < c.B; j++ {
+			row := g.X * ((c.Y0+j)%g.Y + g.Y*z)
+			xs, nx := segs(c.X0, c.A, g.X)
+			for i := 0; i < nx; i++ {
+				for lo, hi := row+xs[i][0], row+xs[i][1]; lo < hi; {
+					w := lo >> 6
+					n := min(hi-lo, 64-lo&63)
+					m := ^uint64(0)
+					if n < 64 {
+						m = (uint64(1)<<uint(n) - 1) << (uint(lo) & 63)
+					}
+					if busy {
+						if s.busy[w]&m != 0 {
+							return false
+						}
+						s.busy[w] |= m
+					} else {
+						if s.busy[w]&m != m {
+							return false
+						}
+						s.busy[w] &^= m
+					}
+					lo += n
+				}
+			}
+		}
+	}
+	return true
+}
+
 // Allocate implements policy.Allocator.
 func (a *Allocator) Allocate(j *policy.Job) (policy.Allocation, bool) {
 	k := request(j)
@@ -136,50 +172,40 @@ func (a *Allocator) Allocate(j *policy.Job) (policy.Allocation, bool) {
 	if !ok {
 		return nil, false
 	}
-	a.nodes = a.nodes[:0]
+	n := 0
 	for _, p := range ps {
 		c, ok := a.s.G.CuboidOf(p)
 		if !ok {
 			panic(fmt.Sprintf("torus %s: piece %+v is not a cuboid of the machine", a.name, p))
 		}
-		a.nodes = a.s.G.AppendNodes(c, a.nodes)
-	}
-	if len(a.nodes) < k {
-		panic(fmt.Sprintf("torus %s: %d nodes placed for a request of %d", a.name, len(a.nodes), k))
-	}
-	for _, n := range a.nodes {
-		w, b := &a.s.busy[n>>6], uint64(1)<<(uint(n)&63)
-		if *w&b != 0 {
-			panic(fmt.Sprintf("torus %s: node %d given twice", a.name, n))
+		if !a.s.mark(c, true) {
+			panic(fmt.Sprintf("torus %s: cuboid %v holds a busy node", a.name, c))
 		}
-		*w |= b
+		n += c.Size()
 	}
-	a.s.free -= len(a.nodes)
+	if n < k {
+		panic(fmt.Sprintf("torus %s: %d nodes placed for a request of %d", a.name, n, k))
+	}
+	a.s.free -= n
 	a.s.Version++
 	if t, ok := a.strat.(tracker); ok {
-		t.allocated(a.s, a.nodes)
+		t.allocated(a.s, ps)
 	}
-	return &Alloc{pieces: ps, n: len(a.nodes)}, true
+	return &Alloc{pieces: ps, n: n}, true
 }
 
 // Release implements policy.Allocator.
 func (a *Allocator) Release(al policy.Allocation) {
 	x := al.(*Alloc)
-	a.nodes = a.nodes[:0]
 	for _, p := range x.pieces {
 		c, _ := a.s.G.CuboidOf(p)
-		a.nodes = a.s.G.AppendNodes(c, a.nodes)
-	}
-	for _, n := range a.nodes {
-		w, b := &a.s.busy[n>>6], uint64(1)<<(uint(n)&63)
-		if *w&b == 0 {
-			panic(fmt.Sprintf("torus %s: releasing free node %d", a.name, n))
+		if !a.s.mark(c, false) {
+			panic(fmt.Sprintf("torus %s: releasing %v, which holds a free node", a.name, c))
 		}
-		*w &^= b
 	}
-	a.s.free += len(a.nodes)
+	a.s.free += x.n
 	a.s.Version++
 	if t, ok := a.strat.(tracker); ok {
-		t.released(a.s, a.nodes, x.pieces)
+		t.released(a.s, x.pieces)
 	}
 }

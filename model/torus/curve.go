@@ -3,7 +3,6 @@ package torus
 import (
 	"fmt"
 	"math/bits"
-	"slices"
 
 	"github.com/schedlab/schedlab/model/policy"
 )
@@ -55,6 +54,7 @@ type Curve struct {
 	pos        []int32  // node → curve position
 	free       []uint64 // by curve position: 1 free
 	scratch    []int
+	set        []uint64 // scratch: the nodes chosen, by node number
 }
 
 // NewCurve returns the one-dimensional allocator of order and fit on g.
@@ -173,21 +173,43 @@ func hilbertAxes(h uint64, b, dims int) [3]uint32 {
 func (c *Curve) clone() strategy {
 	d := *c
 	d.free = append([]uint64(nil), c.free...)
-	d.scratch = nil
+	d.scratch, d.set = nil, nil
 	return &d
 }
 
-func (c *Curve) allocated(_ *State, nodes []int) {
-	for _, n := range nodes {
-		p := c.pos[n]
+// allocated marks busy the positions place chose (kept in scratch: place
+// is followed by allocated).
+func (c *Curve) allocated(_ *State, _ []policy.Piece) {
+	for _, p := range c.scratch {
 		c.free[p>>6] &^= 1 << (uint(p) & 63)
 	}
 }
 
-func (c *Curve) released(_ *State, nodes []int, _ []policy.Piece) {
-	for _, n := range nodes {
-		p := c.pos[n]
-		c.free[p>>6] |= 1 << (uint(p) & 63)
+func (c *Curve) released(s *State, ps []policy.Piece) { c.flip(s, ps, true) }
+
+// flip marks the curve positions of the pieces' nodes free or busy.
+func (c *Curve) flip(s *State, ps []policy.Piece, free bool) {
+	g := s.G
+	for _, p := range ps {
+		q, _ := g.CuboidOf(p)
+		for k := 0; k < q.C; k++ {
+			z := (q.Z0 + k) % g.Z
+			for j := 0; j < q.B; j++ {
+				row := g.X * ((q.Y0+j)%g.Y + g.Y*z)
+				for i := 0; i < q.A; i++ {
+					x := q.X0 + i
+					if x >= g.X {
+						x -= g.X
+					}
+					pos := c.pos[row+x]
+					if free {
+						c.free[pos>>6] |= 1 << (uint(pos) & 63)
+					} else {
+						c.free[pos>>6] &^= 1 << (uint(pos) & 63)
+					}
+				}
+			}
+		}
 	}
 }
 
@@ -262,10 +284,13 @@ func (c *Curve) place(s *State, _ *policy.Job, k int, dst []policy.Piece) ([]pol
 	if len(pos) < k {
 		return dst, false
 	}
-	for i, p := range pos {
-		pos[i] = int(c.order[p])
+	if len(c.set) == 0 {
+		c.set = make([]uint64, len(c.free))
 	}
-	slices.Sort(pos)
+	for _, p := range pos {
+		n := c.order[p]
+		c.set[n>>6] |= 1 << (uint(n) & 63)
+	}
 	c.scratch = pos
-	return s.G.runs(pos, dst), true
+	return s.G.runsOf(c.set, dst), true
 }

@@ -210,3 +210,44 @@ func TestCurvesAreWalks(t *testing.T) {
 		t.Error("hilbert offered on 512x2x2")
 	}
 }
+
+// TestRunsCoverExactly: runs turns any node set into cuboids holding
+// exactly its nodes; a whole cuboid is one piece.
+func TestRunsCoverExactly(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for it := 0; it < 300; it++ {
+		g := Geom{X: 1 + r.IntN(6), Y: 1 + r.IntN(5), Z: 1 + r.IntN(4), Wrap: r.IntN(2) == 0}
+		want := map[int]bool{}
+		var nodes []int
+		for n := 0; n < g.N(); n++ {
+			if r.IntN(3) > 0 {
+				want[n] = true
+				nodes = append(nodes, n)
+			}
+		}
+		got := map[int]bool{}
+		for _, p := range g.runs(nodes, nil) {
+			c, ok := g.CuboidOf(p)
+			if !ok {
+				t.Fatalf("%+v: piece %+v", g, p)
+			}
+			for _, n := range g.AppendNodes(c, nil) {
+				if got[n] || !want[n] {
+					t.Fatalf("%+v: node %d twice or not in the set", g, n)
+				}
+				got[n] = true
+			}
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%+v: %d nodes covered of %d", g, len(got), len(want))
+		}
+	}
+	g := Geom{X: 4, Y: 3, Z: 2}
+	all := g.AppendNodes(Cuboid{0, 0, 0, 4, 3, 2}, nil)
+	if ps := g.runs(all, nil); len(ps) != 1 || ps[0] != g.Piece(Cuboid{0, 0, 0, 4, 3, 2}) {
+		t.Errorf("the whole machine: %v", ps)
+	}
+	if ps := g.runs(g.AppendNodes(Cuboid{1, 1, 0, 2, 2, 2}, nil), nil); len(ps) != 1 {
+		t.Errorf("a 2x2x2 cube: %v", ps)
+	}
+}

@@ -17,6 +17,7 @@ package torus
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/schedlab/schedlab/model/policy"
 )
@@ -138,16 +139,111 @@ func (g Geom) AppendNodes(c Cuboid, dst []int) []int {
 	return dst
 }
 
-// runs returns the sorted, distinct nodes as pieces: maximal runs of
-// consecutive nodes along x within one row (A×1×1 cuboids).
+// runs returns the sorted, distinct nodes as pieces (runsOf).
 func (g Geom) runs(nodes []int, dst []policy.Piece) []policy.Piece {
-	for i := 0; i < len(nodes); {
-		k := i
-		for k+1 < len(nodes) && nodes[k+1] == nodes[k]+1 && nodes[k+1]%g.X != 0 {
-			k++
+	set := make([]uint64, (g.N()+63)/64)
+	for _, n := range nodes {
+		set[n>>6] |= 1 << (uint(n) & 63)
+	}
+	return g.runsOf(set, dst)
+}
+
+// block is a cuboid under construction (runsOf).
+type block struct{ x, y, z, a, b, c int }
+
+// runsOf returns the nodes of the bitset set (bit n%64 of word n/64: node
+// n), which it clears, as pieces: maximal runs of consecutive nodes along
+// x within one row, merged with the identical runs of the row above into
+// rectangles, and those with the identical rectangles of the plane above
+// into cuboids (greedily, in node order): few pieces for a compact
+// placement, whatever allocated it. O(N/64 + runs).
+func (g Geom) runsOf(set []uint64, dst []policy.Piece) []policy.Piece {
+	var rects, cubes []block
+	var prevRow, curRow []int   // rects whose last row is the previous (current) row, by x
+	var prevPlane, curPlane []int // cubes whose last plane is the previous (current) one, by (y, x)
+	rowY, rowZ := -1, -1          // the current row
+	planeZ := -1
+	pr, pp := 0, 0 // cursors in prevRow, prevPlane
+	closeRow := func(y, z int) {
+		if z == rowZ && y == rowY {
+			return
 		}
-		dst = append(dst, policy.Piece{X: int32(nodes[i]), W: int32(k - i + 1), H: 1, Mask: 1})
-		i = k + 1
+		if z == rowZ && y == rowY+1 {
+			prevRow, curRow = curRow, prevRow[:0]
+		} else {
+			prevRow, curRow = prevRow[:0], curRow[:0]
+		}
+		rowY, rowZ, pr = y, z, 0
+	}
+	addRun := func(x, y, z, a int) {
+		closeRow(y, z)
+		for pr < len(prevRow) && rects[prevRow[pr]].x < x {
+			pr++
+		}
+		if pr < len(prevRow) && rects[prevRow[pr]].x == x && rects[prevRow[pr]].a == a {
+			curRow = append(curRow, prevRow[pr])
+			rects[prevRow[pr]].b++
+			pr++
+			return
+		}
+		curRow = append(curRow, len(rects))
+		rects = append(rects, block{x, y, z, a, 1, 1})
+	}
+	n := g.N()
+	for w := 0; w < len(set); w++ {
+		for set[w] != 0 {
+			lo := w*64 + bits.TrailingZeros64(set[w])
+			// the run: up to the next clear bit or the row's end
+			rowEnd := min((lo/g.X+1)*g.X, n)
+			hi := lo
+			for hi < rowEnd {
+				off := uint(hi) & 63
+				ones := min(bits.TrailingZeros64(^(set[hi>>6] >> off)), 64-int(off), rowEnd-hi)
+				if ones == 0 {
+					break
+				}
+				m := ^uint64(0)
+				if ones < 64 {
+					m = (uint64(1)<<uint(ones) - 1) << off
+				}
+				set[hi>>6] &^= m
+				hi += ones
+				if int(off)+ones < 64 && hi < rowEnd {
+					break // the run ended inside this word
+				}
+			}
+			x, y, z := g.XYZ(lo)
+			addRun(x, y, z, hi-lo)
+			w = lo >> 6
+		}
+	}
+	// Rectangles (in order of (z, y, x) of their first row) into cuboids.
+	for _, r := range rects {
+		if r.z != planeZ {
+			if r.z == planeZ+1 {
+				prevPlane, curPlane = curPlane, prevPlane[:0]
+			} else {
+				prevPlane, curPlane = prevPlane[:0], curPlane[:0]
+			}
+			planeZ, pp = r.z, 0
+		}
+		for pp < len(prevPlane) && (cubes[prevPlane[pp]].y < r.y || cubes[prevPlane[pp]].y == r.y && cubes[prevPlane[pp]].x < r.x) {
+			pp++
+		}
+		if pp < len(prevPlane) {
+			c := &cubes[prevPlane[pp]]
+			if c.y == r.y && c.x == r.x && c.a == r.a && c.b == r.b {
+				c.c++
+				curPlane = append(curPlane, prevPlane[pp])
+				pp++
+				continue
+			}
+		}
+		curPlane = append(curPlane, len(cubes))
+		cubes = append(cubes, r)
+	}
+	for _, c := range cubes {
+		dst = append(dst, g.Piece(Cuboid{c.x, c.y, c.z, c.a, c.b, c.c}))
 	}
 	return dst
 }

@@ -154,10 +154,10 @@ func (m *MBS) place(s *State, _ *policy.Job, k int, dst []policy.Piece) ([]polic
 	return dst, true
 }
 
-func (m *MBS) allocated(*State, []int) {}
+func (m *MBS) allocated(*State, []policy.Piece) {}
 
 // released returns each cube to its free list, merging buddies upwards.
-func (m *MBS) released(_ *State, _ []int, ps []policy.Piece) {
+func (m *MBS) released(_ *State, ps []policy.Piece) {
 	for _, p := range ps {
 		n, l := int(p.X), bits.Len(uint(p.W))-1
 		t := m.tops[m.top[n]]

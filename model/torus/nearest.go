@@ -108,7 +108,5 @@ func (m *MC1x1) place(s *State, _ *policy.Job, k int, dst []policy.Piece) ([]pol
 		}
 		return a - b
 	})
-	nodes = nodes[:k]
-	slices.Sort(nodes)
-	return g.runs(nodes, dst), true
+	return g.runs(nodes[:k], dst), true
 }

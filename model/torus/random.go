@@ -2,7 +2,6 @@ package torus
 
 import (
 	"math/rand/v2"
-	"slices"
 
 	"github.com/schedlab/schedlab/model/policy"
 )
@@ -32,7 +31,5 @@ func (r *Random) place(s *State, j *policy.Job, k int, dst []policy.Piece) ([]po
 		x := i + rng.IntN(len(free)-i)
 		free[i], free[x] = free[x], free[i]
 	}
-	chosen := free[:k]
-	slices.Sort(chosen)
-	return s.G.runs(chosen, dst), true
+	return s.G.runs(free[:k], dst), true
 }
