@@ -39,6 +39,10 @@ type Contiguous struct {
 	Best   bool
 	pre    prefix
 	shapes map[int][][3]int
+	// failed[k] is 1 + the state's Version when a job of k nodes last
+	// found no place: until the busy array changes, it finds none again
+	// (a backfilling pass tries the same sizes over and over).
+	failed map[int]uint64
 }
 
 // Shapes returns the cuboid shapes a job of k nodes may take on g, most
@@ -144,6 +148,12 @@ func (c *Contiguous) place(s *State, _ *policy.Job, k int, dst []policy.Piece) (
 	if len(shapes) == 0 || shapes[0][0]*shapes[0][1]*shapes[0][2] > s.free {
 		return dst, false
 	}
+	if c.failed == nil {
+		c.failed = map[int]uint64{}
+	}
+	if c.failed[k] == s.Version+1 {
+		return dst, false
+	}
 	c.pre.update(s)
 	var found Cuboid
 	bestContact := -1
@@ -166,6 +176,7 @@ func (c *Contiguous) place(s *State, _ *policy.Job, k int, dst []policy.Piece) (
 		}
 	}
 	if bestContact < 0 {
+		c.failed[k] = s.Version + 1
 		return dst, false
 	}
 	return append(dst, g.Piece(found)), true
