@@ -59,6 +59,23 @@ func linf(g Geom, a, b int) int {
 
 func (m *MC1x1) clone() strategy { return &MC1x1{} }
 
+// idealScore is the score of k nodes taken from whole L∞ balls around a
+// centre with every node free and no wall: a lower bound of every
+// centre's score (a ball is never larger than the unclipped one).
+func idealScore(g Geom, k, maxR int) int {
+	score, inside := 0, 1
+	for r := 1; inside < k && r <= maxR; r++ {
+		vol := 1
+		for _, l := range g.Dims() {
+			vol *= min(2*r+1, l)
+		}
+		take := min(vol, k) - inside
+		score += r * take
+		inside += take
+	}
+	return score
+}
+
 func (m *MC1x1) place(s *State, _ *policy.Job, k int, dst []policy.Piece) ([]policy.Piece, bool) {
 	g := s.G
 	if k > s.free {
@@ -70,8 +87,12 @@ func (m *MC1x1) place(s *State, _ *policy.Job, k int, dst []policy.Piece) ([]pol
 	}
 	m.pre.update(s)
 	maxR := max(g.X, g.Y, g.Z)
+	ideal := idealScore(g, k, maxR)
 	bestC, bestR, bestScore := -1, 0, -1
 	for _, c := range free {
+		if bestScore == ideal {
+			break // no centre can do better than a whole ball
+		}
 		score, inside := 0, 1 // free nodes within the previous radius
 		r := 0
 		for inside < k && r < maxR {
