@@ -159,7 +159,7 @@ type block struct{ x, y, z, a, b, c int }
 // placement, whatever allocated it. O(N/64 + runs).
 func (g Geom) runsOf(set []uint64, dst []policy.Piece) []policy.Piece {
 	var rects, cubes []block
-	var prevRow, curRow []int   // rects whose last row is the previous (current) row, by x
+	var prevRow, curRow []int     // rects whose last row is the previous (current) row, by x
 	var prevPlane, curPlane []int // cubes whose last plane is the previous (current) one, by (y, x)
 	rowY, rowZ := -1, -1          // the current row
 	planeZ := -1
