@@ -55,6 +55,7 @@ type Curve struct {
 	free       []uint64 // by curve position: 1 free
 	scratch    []int
 	set        []uint64 // scratch: the nodes chosen, by node number
+	ivLo, ivN  int      // the interval of positions place chose (ivN = 0: the positions in scratch)
 }
 
 // NewCurve returns the one-dimensional allocator of order and fit on g.
@@ -177,9 +178,21 @@ func (c *Curve) clone() strategy {
 	return &d
 }
 
-// allocated marks busy the positions place chose (kept in scratch: place
-// is followed by allocated).
+// allocated marks busy the positions place chose (an interval, else the
+// positions kept in scratch: place is followed by allocated).
 func (c *Curve) allocated(_ *State, _ []policy.Piece) {
+	if c.ivN > 0 {
+		for lo, hi := c.ivLo, c.ivLo+c.ivN; lo < hi; {
+			n := min(hi-lo, 64-lo&63)
+			m := ^uint64(0)
+			if n < 64 {
+				m = (uint64(1)<<uint(n) - 1) << (uint(lo) & 63)
+			}
+			c.free[lo>>6] &^= m
+			lo += n
+		}
+		return
+	}
 	for _, p := range c.scratch {
 		c.free[p>>6] &^= 1 << (uint(p) & 63)
 	}
@@ -260,10 +273,17 @@ func (c *Curve) place(s *State, _ *policy.Job, k int, dst []policy.Piece) ([]pol
 			i = c.nextFree(e)
 		}
 		if start >= 0 {
-			for i := start; i < start+k; i++ {
-				pos = append(pos, i)
+			// One interval: its nodes straight into the set, its positions
+			// cleared by words in allocated.
+			if len(c.set) == 0 {
+				c.set = make([]uint64, len(c.free))
 			}
-			break
+			for _, n := range c.order[start : start+k] {
+				c.set[n>>6] |= 1 << (uint(n) & 63)
+			}
+			c.ivLo, c.ivN = start, k
+			c.scratch = pos
+			return s.G.runsOf(c.set, dst), true
 		}
 		// No interval holds the job: the k free positions of least span.
 		var all []int
@@ -284,6 +304,7 @@ func (c *Curve) place(s *State, _ *policy.Job, k int, dst []policy.Piece) ([]pol
 	if len(pos) < k {
 		return dst, false
 	}
+	c.ivN = 0
 	if len(c.set) == 0 {
 		c.set = make([]uint64, len(c.free))
 	}
