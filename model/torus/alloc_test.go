@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/schedlab/schedlab/model/policy"
@@ -369,5 +370,34 @@ func TestRandomHand(t *testing.T) {
 	}
 	if pick("random3d", 3) == pick("random3d", 4) || pick("random3d", 3) == pick("random3d:seed=1", 3) {
 		t.Error("record or seed ignored")
+	}
+}
+
+// TestBadParams: a bad allocator parameter is one line naming it.
+func TestBadParams(t *testing.T) {
+	m, _ := policy.ParseMachine("torus:4x4x4")
+	for _, c := range []struct{ spec, want string }{
+		{"curve:order=zigzag", "order"},
+		{"curve:fit=worst", "fit"},
+		{"curve:colour=red", `unknown parameter "colour"`},
+		{"random3d:seed=x", "seed"},
+		{"mc1x1:k=1", `unknown parameter "k"`},
+	} {
+		name, p, err := policy.ParseSpec(c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var err2 error = fmt.Errorf("no allocator %s", name)
+		for _, s := range Allocators(MeshKind) {
+			if s.Name == name {
+				_, err2 = s.New(m, p)
+			}
+		}
+		if err2 == nil || !strings.Contains(err2.Error(), c.want) || strings.Contains(err2.Error(), "\n") {
+			t.Errorf("%s: %v, want one line naming %s", c.spec, err2, c.want)
+		}
+	}
+	if _, err := NewCurve(Geom{X: 1024, Y: 1024, Z: 2}, OrderHilbert, FitFirst); err == nil || !strings.Contains(err.Error(), "hilbert") {
+		t.Errorf("hilbert on 1024x1024x2: %v", err)
 	}
 }
