@@ -26,9 +26,12 @@ import (
 	// The machine families, registered (policy.RegisterFamily) with
 	// their allocators and schedulers.
 	_ "github.com/schedlab/schedlab/model/cube"
+	_ "github.com/schedlab/schedlab/model/dragonfly"
+	_ "github.com/schedlab/schedlab/model/fattree"
 	_ "github.com/schedlab/schedlab/model/flat"
 	_ "github.com/schedlab/schedlab/model/malleable"
 	_ "github.com/schedlab/schedlab/model/mesh"
+	_ "github.com/schedlab/schedlab/model/torus"
 )
 
 // Allocators returns every allocator, by machine family (in the

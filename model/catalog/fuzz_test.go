@@ -35,7 +35,8 @@ func TestMachineBound(t *testing.T) {
 // it accepts is within the bound and reads back from its String.
 func FuzzMachine(f *testing.F) {
 	for _, s := range []string{"flat:128", "mesh:32x32", "cube:7", "malleable:100", "mesh:4294967296x4294967296",
-		"mesh:3x", "flat:-1", "cube:99", " flat:1 ", "mesh:0x5", "flat:", ":", "x:1"} {
+		"mesh:3x", "flat:-1", "cube:99", " flat:1 ", "mesh:0x5", "flat:", ":", "x:1",
+		"torus:8x8x4", "torus:4x4", "torus:4x4x1", "mesh3d:2x3x4", "mesh3d:4x4", "torus:0x1x1", "torus:65536x65536x2", "mesh3d:1x1x1x1", "torus:x4x4"} {
 		f.Add(s)
 	}
 	for _, s := range []string{"fattree:16x16x16", "fattree:4x4x4x4", "fattree:0x2", "fattree:2x2x2x2x2", "fattree:file=",

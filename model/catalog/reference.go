@@ -23,7 +23,8 @@ const module = "github.com/schedlab/schedlab"
 // refMachines are the machines on which WriteReference builds each policy
 // with its default parameters, one per machine kind, to find the Go type
 // that implements it.
-var refMachines = map[string]string{"flat": "flat:64", "mesh": "mesh:16x16", "cube": "cube:6", "malleable": "malleable:16"}
+var refMachines = map[string]string{"flat": "flat:64", "mesh": "mesh:16x16", "cube": "cube:6", "malleable": "malleable:16", "mesh3d": "mesh3d:4x4x4", "torus": "torus:4x4x4",
+	"fattree": "fattree:4x4x4", "dragonfly": "dragonfly:g=5,a=2,p=2,h=2"}
 
 // WriteReference writes the policies reference (the generated
 // docs/policies.md): what `replay list` prints, as Markdown, with the file

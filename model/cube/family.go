@@ -34,6 +34,7 @@ func Family() policy.Family {
 		Jobs:       subcubes,
 		Placements: true,
 		Dispersion: func(_ policy.Machine, ps []policy.Piece) float64 { return metrics.CubeDispersion(ps) },
+		Locality:   func(_ policy.Machine, ps []policy.Piece) policy.Locality { return metrics.CubeLocality(ps) },
 		Nodes:      appendNodes,
 		Valid: func(m policy.Machine, p policy.Piece) bool {
 			return p.W >= 1 && p.H == 1 && p.X >= 0 && p.Y == 0 && p.Mask >= 0 && int(p.Mask) < m.Procs &&

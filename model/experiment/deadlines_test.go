@@ -40,7 +40,7 @@ func TestDeadlineColumns(t *testing.T) {
 	}
 	opt := Options{BsldTau: DefaultBsldTau}
 	tk := task{tr: &prepared{t: tr, m: m}}
-	r := summarize(tk, res, opt, nil, 0, nil)
+	r := summarize(tk, res, opt, nil, 0, nil, nil)
 	if r.DeadlineMissRate != 0.5 {
 		t.Errorf("deadline_miss_rate %g, want 0.5", r.DeadlineMissRate)
 	}
@@ -51,7 +51,7 @@ func TestDeadlineColumns(t *testing.T) {
 	// Migrations and their time come from the engine's result; warm-up
 	// leaves J1 out of the deadline counts, not out of the run's events.
 	res.Migrations, res.MigrationTime = []int32{0, 2, 1}, 2.5
-	r = summarize(tk, res, Options{BsldTau: DefaultBsldTau, Warmup: 1}, nil, 0, nil)
+	r = summarize(tk, res, Options{BsldTau: DefaultBsldTau, Warmup: 1}, nil, 0, nil, nil)
 	if r.DeadlineJobs != 1 || r.DeadlineMissed != 0 || r.Preemptions != 1 || r.Migrations != 3 || r.MigrationTime != 2.5 {
 		t.Errorf("warm-up 1: deadline_jobs %d deadline_missed %d preemptions %d migrations %d migration_time %g; want 1 0 1 3 2.5",
 			r.DeadlineJobs, r.DeadlineMissed, r.Preemptions, r.Migrations, r.MigrationTime)

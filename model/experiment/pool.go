@@ -186,7 +186,11 @@ func runTask(tk task, opt Options, tick func(jobs int, now, first, last float64)
 	if fam.Dispersion != nil {
 		disp = func(ps []policy.Piece) float64 { return fam.Dispersion(p.m, ps) }
 	}
-	o := &output{tk: tk, summary: summarize(tk, res, opt, model, comm.Plen, disp)}
+	var loc func([]policy.Piece) policy.Locality
+	if fam.Locality != nil {
+		loc = func(ps []policy.Piece) policy.Locality { return fam.Locality(p.m, ps) }
+	}
+	o := &output{tk: tk, summary: summarize(tk, res, opt, model, comm.Plen, disp, loc)}
 	o.summary.Comm = comm.String()
 	if !keep {
 		res.Pieces = nil

@@ -35,7 +35,7 @@ func TestReadWithArrow(t *testing.T) {
 			"window_end:float64 window_generated:int64 window_completed:int64 window_allocated:int64 window_delay:float64 " +
 			"window_throughput:float64 window_util:float64 window_power:float64 window_offered:float64 " +
 			"deadline_jobs:int64 deadline_missed:int64 deadline_miss_rate:float64 preemptions:int64 migrations:int64 migration_time:float64 p50_wait:float64 p90_wait:float64 p95_wait:float64 p99_wait:float64 p50_response:float64 p90_response:float64 p95_response:float64 p99_response:float64 p50_bsld:float64 p90_bsld:float64 p95_bsld:float64 p99_bsld:float64 mean_active:float64 capped_share:float64 " +
-			"dispersion:float64 pieces:float64 comm_time:float64 pkt_latency:float64 pkt_blocking:float64 hop_flits:float64 comm:utf8 ",
+			"dispersion:float64 pieces:float64 comm_time:float64 pkt_latency:float64 pkt_blocking:float64 hop_flits:float64 max_hops:float64 span:float64 hop_bytes:float64 comm:utf8 ",
 		schema.SeriesFile: "trace:utf8 machine:utf8 alloc:utf8 sched:utf8 rep:int64 time:float64 busy:float64 running:int64 queue:int64 comm:utf8 ",
 	}
 	rowsWant := map[string]int64{schema.JobsFile: 6, schema.SummaryFile: 2, schema.SeriesFile: 8}

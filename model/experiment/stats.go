@@ -24,8 +24,10 @@ import (
 // the dispersion and pieces columns come from the recorded placements of
 // the counted jobs; under a communication model (model,
 // nil when off; packets of plen flits) the communication columns from
-// its per-job statistics.
-func summarize(tk task, res *engine.Result, opt Options, model network.Model, plen int, dispersion func([]policy.Piece) float64) schema.Summary {
+// its per-job statistics. Where the family measures locality (locality
+// not nil) the max_hops, span and hop_bytes columns come from it too (and
+// the dispersion from its mean hop distance); NaN otherwise.
+func summarize(tk task, res *engine.Result, opt Options, model network.Model, plen int, dispersion func([]policy.Piece) float64, locality func([]policy.Piece) policy.Locality) schema.Summary {
 	p := tk.tr
 	t := p.t
 	jobs := res.Jobs
@@ -40,6 +42,7 @@ func summarize(tk task, res *engine.Result, opt Options, model network.Model, pl
 	window := metrics.NoWindow()
 	waiting := 0
 	comm := metrics.NewCommTotals(plen, dispersion)
+	comm.SetLocality(locality)
 	var deadlines, missed int64 // counted jobs with a deadline, and missing it
 	early := firstFinished(jobs, opt.WarmupFinished)
 	if opt.Until > 0 {
@@ -126,6 +129,7 @@ func summarize(tk task, res *engine.Result, opt Options, model network.Model, pl
 		CappedShare: math.NaN(),
 		Dispersion:  disp, Pieces: pieces, CommTime: commTime, PktLatency: lat, PktBlocking: block, HopFlits: hopFlits,
 	}
+	s.MaxHops, s.Span, s.HopBytes = comm.LocalityStats()
 	s.SetPercentiles(js.Wait, js.Response, js.BSLD)
 	return s
 }

@@ -32,6 +32,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 
@@ -474,13 +475,32 @@ var Comm = []Metric{
 	{"hop_flits", "hop-flits per job", "hop-flits", Dimensionless, true, "mean per job: Σ over its packets of hops × P_len (hop-bytes in flits)"},
 }
 
+// Locality lists the summary columns of placement locality on machines
+// with a topology (policy.Family.Locality: meshes, hypercubes, 3-D meshes
+// and tori, ...), beside the mean pairwise hop distance (the dispersion
+// column): NaN on a flat machine.
+var Locality = []Metric{
+	{"max_hops", "largest hop distance", "max-hops", Dimensionless, true, "mean over jobs of two or more processors of the largest hop distance between two of its processors (policy.Locality.MaxHops)"},
+	{"span", "span", "span", Dimensionless, true, "mean over jobs of the switches (fat tree), groups (dragonfly) or planes (3-D: z slices; 2-D mesh and torus: rows; hypercube: the dimension of the smallest subcube) its processors touch (policy.Locality.Span)"},
+	{"hop_bytes", "all-to-all hop-bytes", "hop-bytes", Dimensionless, true, "mean over jobs of the hop-bytes of an all-to-all exchange of one byte between every ordered pair of its processors: Σ of their hop distances (policy.Locality.HopBytes)"},
+}
+
 // CubeDispersion is the mean Hamming distance between two distinct nodes
 // of a hypercube placement (subcubes policy.Subcube: base X, free bits
 // Mask), in O(pieces × dimensions): per bit, the pairs that differ in it
 // are (nodes with the bit set) × (nodes without). NaN for fewer than two
 // nodes.
 func CubeDispersion(ps []policy.Piece) float64 {
-	var n int64
+	n, sum := cubePairs(ps)
+	if n < 2 {
+		return math.NaN()
+	}
+	return float64(sum) / float64(n*(n-1)/2)
+}
+
+// cubePairs returns the nodes of a hypercube placement and the sum of the
+// Hamming distances over its unordered pairs of nodes.
+func cubePairs(ps []policy.Piece) (n, sum int64) {
 	var ones [31]int64
 	for _, p := range ps {
 		size := int64(p.Size())
@@ -494,14 +514,37 @@ func CubeDispersion(ps []policy.Piece) float64 {
 			}
 		}
 	}
-	if n < 2 {
-		return math.NaN()
-	}
-	var sum int64
 	for _, k := range ones {
 		sum += k * (n - k)
 	}
-	return float64(sum) / float64(n*(n-1)/2)
+	return n, sum
+}
+
+// CubeLocality is the locality of a hypercube placement
+// (policy.Locality): the mean Hamming distance (CubeDispersion), the
+// largest (over pairs of subcubes, the bits either mask frees plus those
+// their bases differ in elsewhere), the span (the dimension of the
+// smallest subcube holding every node: the address bits that vary), and
+// the all-to-all hop-bytes (twice the sum over unordered pairs).
+func CubeLocality(ps []policy.Piece) policy.Locality {
+	n, sum := cubePairs(ps)
+	l := policy.Locality{MeanHops: math.NaN(), HopBytes: float64(2 * sum)}
+	if len(ps) == 0 {
+		return l
+	}
+	var vary int32
+	for i, p := range ps {
+		vary |= p.Mask | (p.X^ps[0].X)&^p.Mask
+		for _, q := range ps[i:] {
+			both := p.Mask | q.Mask
+			l.MaxHops = max(l.MaxHops, bits.OnesCount32(uint32(both))+bits.OnesCount32(uint32((p.X^q.X)&^both)))
+		}
+	}
+	l.Span = bits.OnesCount32(uint32(vary))
+	if n >= 2 {
+		l.MeanHops = float64(sum) / float64(n*(n-1)/2)
+	}
+	return l
 }
 
 // MeshDispersion is the mean Manhattan distance between two distinct nodes of
@@ -510,8 +553,18 @@ func CubeDispersion(ps []policy.Piece) float64 {
 // axis, the sum over pairs of |a − b| from the counts of nodes per column
 // and per row. NaN for fewer than two nodes.
 func MeshDispersion(ps []policy.Piece) float64 {
+	n, sum, _ := meshPairs(ps)
+	if n < 2 {
+		return math.NaN()
+	}
+	return float64(sum) / float64(n*(n-1)/2)
+}
+
+// meshPairs returns the nodes of a mesh placement, the sum of the
+// Manhattan distances over its unordered pairs of nodes, and the number
+// of rows it touches.
+func meshPairs(ps []policy.Piece) (n, sum int64, rowsTouched int) {
 	var cols, rows []int64
-	var n int64
 	for _, p := range ps {
 		for x := p.X; x < p.X+p.W; x++ {
 			for int(x) >= len(cols) {
@@ -527,10 +580,38 @@ func MeshDispersion(ps []policy.Piece) float64 {
 		}
 		n += int64(p.Size())
 	}
-	if n < 2 {
-		return math.NaN()
+	for _, r := range rows {
+		if r > 0 {
+			rowsTouched++
+		}
 	}
-	return float64(axisPairs(cols)+axisPairs(rows)) / float64(n*(n-1)/2)
+	return n, axisPairs(cols) + axisPairs(rows), rowsTouched
+}
+
+// MeshLocality is the locality of a mesh placement (policy.Locality): the
+// mean Manhattan distance (MeshDispersion), the largest (from the pieces'
+// corners: the largest spread of x + y or x − y), the span (the rows it
+// touches: a 2-D mesh's planes are its rows), and the all-to-all
+// hop-bytes (twice the sum over unordered pairs).
+func MeshLocality(ps []policy.Piece) policy.Locality {
+	n, sum, rows := meshPairs(ps)
+	l := policy.Locality{MeanHops: math.NaN(), HopBytes: float64(2 * sum), Span: rows}
+	if n < 2 {
+		return l
+	}
+	l.MeanHops = float64(sum) / float64(n*(n-1)/2)
+	lo, hi := [2]int32{math.MaxInt32, math.MaxInt32}, [2]int32{math.MinInt32, math.MinInt32}
+	for _, p := range ps {
+		for _, x := range [2]int32{p.X, p.X + p.W - 1} {
+			for _, y := range [2]int32{p.Y, p.Y + p.H - 1} {
+				for k, v := range [2]int32{x + y, x - y} {
+					lo[k], hi[k] = min(lo[k], v), max(hi[k], v)
+				}
+			}
+		}
+	}
+	l.MaxHops = int(max(hi[0]-lo[0], hi[1]-lo[1]))
+	return l
 }
 
 // axisPairs is Σ over unordered pairs of nodes of |c_a − c_b|, given the
@@ -555,6 +636,29 @@ type CommTotals struct {
 	packets, hops, cjobs int64
 	plen                 int
 	dispersion           func([]policy.Piece) float64
+
+	locality              func([]policy.Piece) policy.Locality
+	maxHops, span, hbytes float64
+	maxN, locN            int64
+}
+
+// SetLocality makes c measure each placement's locality with f (the
+// family's Locality; nil: none), for LocalityStats; its mean hop distance
+// is then the dispersion counted.
+func (c *CommTotals) SetLocality(f func([]policy.Piece) policy.Locality) { c.locality = f }
+
+// LocalityStats returns the means over the counted jobs of the largest hop
+// distance (jobs of two or more processors), the span and the all-to-all
+// hop-bytes; NaN when no locality was measured.
+func (c *CommTotals) LocalityStats() (maxHops, span, hopBytes float64) {
+	maxHops, span, hopBytes = math.NaN(), math.NaN(), math.NaN()
+	if c.maxN > 0 {
+		maxHops = c.maxHops / float64(c.maxN)
+	}
+	if c.locN > 0 {
+		span, hopBytes = c.span/float64(c.locN), c.hbytes/float64(c.locN)
+	}
+	return
 }
 
 // NewCommTotals returns an empty accumulator for packets of plen flits on
@@ -569,12 +673,26 @@ func NewCommTotals(plen int, dispersion func([]policy.Piece) float64) *CommTotal
 // and pieces. Placements on a machine with no topology (flat) are not
 // counted: both are NaN there.
 func (c *CommTotals) AddPlacement(ps []policy.Piece) {
-	if len(ps) == 0 || c.dispersion == nil {
+	if len(ps) == 0 || c.dispersion == nil && c.locality == nil {
 		return
 	}
 	c.jobs++
 	c.pieces += int64(len(ps))
-	if d := c.dispersion(ps); !math.IsNaN(d) {
+	var d float64
+	if c.locality != nil {
+		l := c.locality(ps)
+		d = l.MeanHops
+		c.locN++
+		c.span += float64(l.Span)
+		c.hbytes += l.HopBytes
+		if !math.IsNaN(d) {
+			c.maxN++
+			c.maxHops += float64(l.MaxHops)
+		}
+	} else {
+		d = c.dispersion(ps)
+	}
+	if !math.IsNaN(d) {
 		c.disp += d
 		c.dispN++
 	}

@@ -56,6 +56,7 @@ func WriteReference(w io.Writer) error {
 	}{
 		{"Summary metrics", "The per-pair metrics of `summary.parquet` that the report plots and ranks (`metrics.Summary`), in display order.", Summary},
 		{"Communication metrics", "Under a communication model (`replay --comm`; `metrics.Comm`).", Comm},
+		{"Locality metrics", "Placement locality on machines with a topology (`policy.Family.Locality`; `metrics.Locality`); NaN on a flat machine.", Locality},
 		{"Malleable metrics", "In malleable mode (`metrics.Malleable`).", Malleable},
 	} {
 		fmt.Fprintf(&b, "## %s\n\n%s\n\n| column | name | unit | better | definition (source) |\n|---|---|---|---|---|\n", t.title, t.intro)

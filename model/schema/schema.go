@@ -185,6 +185,16 @@ type Summary struct {
 	PktLatency  float64 `parquet:"pkt_latency" schema:"optional" null:"NaN" unit:"time"`
 	PktBlocking float64 `parquet:"pkt_blocking" schema:"optional" null:"NaN" unit:"time"`
 	HopFlits    float64 `parquet:"hop_flits" schema:"optional" null:"NaN"`
+	// Placement locality (model/metrics.Locality; policy.Family.Locality),
+	// over the counted jobs: the mean of the largest hop distance between
+	// two of a job's processors (jobs of two or more), of the switches,
+	// groups or planes it touches, and of the hop-bytes of an all-to-all
+	// exchange of one byte between its processors; NaN on a machine whose
+	// family measures no locality (flat). The mean pairwise hop distance
+	// is the dispersion column.
+	MaxHops  float64 `parquet:"max_hops" schema:"optional" null:"NaN"`
+	Span     float64 `parquet:"span" schema:"optional" null:"NaN"`
+	HopBytes float64 `parquet:"hop_bytes" schema:"optional" null:"NaN"`
 	// Comm names the run's communication model in its canonical form
 	// (model/network.Spec.String: "off", "wormhole:ts=3,plen=8,msgs=5"):
 	// a sweep's cell dimension, like machine, alloc and sched. Empty in

@@ -30,11 +30,14 @@ func TestColumnsInContractOrder(t *testing.T) {
 			sc = c
 		}
 	}
-	if tail := cs[len(cs)-9 : len(cs)-7]; tail[0].Name != "mean_active" || tail[1].Name != "capped_share" || !tail[0].Optional || !tail[1].Optional || tail[1].Kind != Double {
+	if tail := cs[len(cs)-12 : len(cs)-10]; tail[0].Name != "mean_active" || tail[1].Name != "capped_share" || !tail[0].Optional || !tail[1].Optional || tail[1].Kind != Double {
 		t.Errorf("the malleable columns come before the mesh ones: %+v", tail)
 	}
-	if tail := cs[len(cs)-7 : len(cs)-1]; tail[0].Name != "dispersion" || tail[5].Name != "hop_flits" || !tail[5].Optional || tail[5].Kind != Double {
-		t.Errorf("the mesh and communication columns come before comm: %+v", tail)
+	if tail := cs[len(cs)-10 : len(cs)-4]; tail[0].Name != "dispersion" || tail[5].Name != "hop_flits" || !tail[5].Optional || tail[5].Kind != Double {
+		t.Errorf("the mesh and communication columns come before the locality ones: %+v", tail)
+	}
+	if tail := cs[len(cs)-4 : len(cs)-1]; tail[0].Name != "max_hops" || tail[1].Name != "span" || tail[2].Name != "hop_bytes" || !tail[2].Optional || tail[2].Kind != Double {
+		t.Errorf("the locality columns come before comm: %+v", tail)
 	}
 	for _, row := range []any{Summary{}, Job{}, Series{}} {
 		cs := Columns(row)
