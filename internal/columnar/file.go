@@ -59,12 +59,11 @@ func oneLine(r any) string {
 // against the file before the library allocates it, the row groups' row
 // counts against the file's, and a panic of the library is an error.
 func Open(r io.ReaderAt, size int64) (f *parquet.File, err error) {
-	if size < 12 {
-		return nil, fmt.Errorf("%d bytes: too short for a Parquet file", size)
-	}
 	var tail [8]byte
-	if _, err := r.ReadAt(tail[:], size-8); err != nil {
-		return nil, err
+	if size >= 8 {
+		if _, err := r.ReadAt(tail[:], size-8); err != nil {
+			return nil, err
+		}
 	}
 	if string(tail[4:]) == "PAR1" {
 		if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {

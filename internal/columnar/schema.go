@@ -51,6 +51,7 @@ type Field struct {
 	Offset uintptr
 	Kind   Kind
 	Type   reflect.Type
+	Tag    reflect.StructTag // the whole tag, for the adapters' own keys
 	// Elem are the element's fields of a List field, in order.
 	Elem []Field
 	// elemSize is the size of a List element.
@@ -90,7 +91,7 @@ func fieldsOf(rt reflect.Type) []Field {
 		if name == "" || name == "-" {
 			continue
 		}
-		f := Field{Name: name, GoName: sf.Name, Index: i, Offset: sf.Offset, Type: sf.Type, Kind: Other}
+		f := Field{Name: name, GoName: sf.Name, Index: i, Offset: sf.Offset, Type: sf.Type, Tag: sf.Tag, Kind: Other}
 		switch sf.Type.Kind() {
 		case reflect.Int64:
 			f.Kind = Int64
