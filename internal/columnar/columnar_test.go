@@ -105,7 +105,7 @@ func TestRoundTrip(t *testing.T) {
 			}
 			same(t, got, rows)
 			for _, chunk := range []int{1, 100, 4096} {
-				rd, err := NewRows[row](open(t, b), Options{ReuseLists: true})
+				rd, err := NewRows[row](open(t, b), Options{Stream: true})
 				if err != nil {
 					t.Fatal(err)
 				}

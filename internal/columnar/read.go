@@ -31,9 +31,11 @@ type Options struct {
 	// Missing returns the value of numeric column name when the file
 	// lacks it (nil: 0). A missing string is "", a missing list empty.
 	Missing func(name string) float64
-	// ReuseLists lets each Rows.Read reuse the elements of the lists of
-	// the previous one (the caller copies what it keeps).
-	ReuseLists bool
+	// Stream is for a pass over a file in bounded memory: each Rows.Read
+	// reuses the elements of the lists of the previous one (the caller
+	// copies what it keeps), and a decoder holds no page ahead beyond the
+	// one it decodes while the consumer reads another.
+	Stream bool
 }
 
 // source is a field of the row type and where the file holds it.
@@ -239,7 +241,7 @@ func NewRows[T any](f *parquet.File, opt Options) (r *Rows[T], err error) {
 // Read fills out with the next rows and returns how many: fewer than
 // len(out) only at the end of the file (0 then). Every tagged field is set.
 func (r *Rows[T]) Read(out []T) (int, error) {
-	if r.opt.ReuseLists {
+	if r.opt.Stream {
 		r.arena.n = 0
 	}
 	return r.read(out, nil)
@@ -316,7 +318,11 @@ func (r *Rows[T]) next() error {
 		if leaf < 0 || leaf >= len(chunks) {
 			panic(fmt.Sprintf("leaf %d of %d", leaf, len(chunks)))
 		}
-		d := &decoder{src: src, list: list, rg: r.rg, out: make(chan page, pageAhead), done: r.done,
+		ahead := pageAhead
+		if r.opt.Stream {
+			ahead = 0
+		}
+		d := &decoder{src: src, list: list, rg: r.rg, out: make(chan page, ahead), done: r.done,
 			freeI: make(chan []int64, pageAhead+1), freeF: make(chan []float64, pageAhead+1)}
 		go d.run(chunks[leaf].Pages(), row0)
 		return &cursor{d: d}
@@ -385,6 +391,28 @@ func (r *Rows[T]) fill(src *source, cs []*cursor, block []T) error {
 		return r.fillList(src, cs, block)
 	}
 	cu := cs[0]
+	if f.Kind == String {
+		for i := range block {
+			ok, err := cu.more()
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return cu.d.errorf("fewer values than rows")
+			}
+			v := cu.vals[cu.off]
+			cu.off++
+			if v.RepetitionLevel() != 0 {
+				return cu.d.errorf("a repeated value")
+			}
+			s := ""
+			if !v.IsNull() {
+				s = cu.d.str(v.ByteArray())
+			}
+			*Str(&block[i], f) = s
+		}
+		return nil
+	}
 	for i := 0; i < len(block); {
 		avail := cu.cur.len() - cu.off
 		if avail == 0 {
@@ -403,10 +431,6 @@ func (r *Rows[T]) fill(src *source, cs []*cursor, block []T) error {
 		case Float64:
 			for j, v := range cu.cur.f64[cu.off : cu.off+k] {
 				*Float(&dst[j], f) = v
-			}
-		case String:
-			for j, v := range cu.cur.str[cu.off : cu.off+k] {
-				*Str(&dst[j], f) = v
 			}
 		}
 		cu.off += k
@@ -440,7 +464,7 @@ func (a *arena) add(f *Field, moved int) unsafe.Pointer {
 		a.typ, a.data, a.n, a.cap, a.size = f.Type.Elem(), nil, 0, 0, f.elemSize
 	}
 	if a.n == a.cap {
-		c := max(1024, 2*moved, a.cap)
+		c := max(1024, 2*moved, 2*a.cap)
 		v := reflect.MakeSlice(reflect.SliceOf(a.typ), c, c)
 		p := v.UnsafePointer()
 		if moved > 0 {
@@ -574,18 +598,18 @@ func grow[T any](s []T, k int) []T {
 }
 
 // page is a page of one column: its values converted to the field's type
-// (i64, f64 or str: one per row, NULLs as the field's null value), or raw
-// values with their levels (vals: a list's leaf), unless err is set.
+// (i64 or f64: one per row, NULLs as the field's null value), or the page
+// to read its values from (vr: strings and a list's leaves), unless err is
+// set.
 type page struct {
-	i64  []int64
-	f64  []float64
-	str  []string
-	vals []parquet.Value
-	pg   parquet.Page // the page i64 or f64 points into, to release once consumed; nil when they are copies
-	err  error
+	i64 []int64
+	f64 []float64
+	vr  parquet.ValueReader // a list leaf's page: read by the consumer, levels and all
+	pg  parquet.Page        // the page i64 or f64 points into, to release once consumed; nil when they are copies
+	err error
 }
 
-func (p *page) len() int { return len(p.i64) + len(p.f64) + len(p.str) + len(p.vals) }
+func (p *page) len() int { return len(p.i64) + len(p.f64) }
 
 func releasePage(p page) {
 	if p.pg != nil {
@@ -602,12 +626,19 @@ type decoder struct {
 	done   chan struct{}
 	freeI  chan []int64   // consumed copies, for reuse
 	freeF  chan []float64 // consumed copies, for reuse
+	most   int            // the largest page's values: the capacity of new copies, so that they are reused
 	vals   []parquet.Value
 	intern map[string]string
 	last   string
 }
 
 func (d *decoder) name() string { return d.src.f.Name }
+
+// lazy reports whether the consumer reads the values of the decoded pages
+// (a list leaf's, with their levels; strings, whose dictionary pages may
+// hold any number of rows), a buffer at a time, rather than the decoder
+// converting whole pages.
+func (d *decoder) lazy() bool { return d.list || d.src.f.Kind == String }
 
 func (d *decoder) errorf(format string, a ...any) error {
 	return &Error{Column: d.name(), RowGroup: d.rg, Msg: fmt.Sprintf(format, a...)}
@@ -649,6 +680,28 @@ func (d *decoder) run(pages parquet.Pages, row int) {
 			parquet.Release(p)
 			continue
 		}
+		if !d.lazy() && !d.plain(p, n) {
+			// Value by value, chunkRows at a time: a dictionary or RLE
+			// page may hold any number of rows.
+			vr := p.Values()
+			for done := 0; done < n; {
+				k := min(n-done, chunkRows)
+				cp, err := d.fromValues(vr, row+done, k)
+				if err == nil && !send(cp) {
+					parquet.Release(p)
+					return
+				}
+				if err != nil {
+					parquet.Release(p)
+					send(page{err: err})
+					return
+				}
+				done += k
+			}
+			parquet.Release(p)
+			row += n
+			continue
+		}
 		cp, err := d.convert(p, row, n)
 		if cp.pg == nil {
 			parquet.Release(p)
@@ -664,6 +717,24 @@ func (d *decoder) run(pages parquet.Pages, row int) {
 	}
 }
 
+// chunkRows is the largest number of rows of a page converted value by
+// value at once.
+const chunkRows = 8192
+
+// plain reports whether page p of n rows is plain values without nulls,
+// converted at once.
+func (d *decoder) plain(p parquet.Page, n int) bool {
+	if p.Dictionary() != nil || p.NumNulls() != 0 || int(p.NumValues()) != n {
+		return false
+	}
+	v := p.Data()
+	switch v.Kind() {
+	case encoding.Int64, encoding.Double, encoding.Int32, encoding.Float:
+		return true
+	}
+	return false
+}
+
 func (d *decoder) ints(n int) []int64 {
 	select {
 	case b := <-d.freeI:
@@ -672,7 +743,8 @@ func (d *decoder) ints(n int) []int64 {
 		}
 	default:
 	}
-	return make([]int64, n)
+	d.most = max(d.most, n)
+	return make([]int64, n, d.most)
 }
 
 func (d *decoder) floats(n int) []float64 {
@@ -683,7 +755,8 @@ func (d *decoder) floats(n int) []float64 {
 		}
 	default:
 	}
-	return make([]float64, n)
+	d.most = max(d.most, n)
+	return make([]float64, n, d.most)
 }
 
 // floatToInt converts v, read from a floating-point column, for an integer
@@ -698,63 +771,45 @@ func (d *decoder) floatToInt(v float64, row int) (int64, error) {
 	return int64(v), nil
 }
 
-// convert returns the n values of page p (its first row is row) in the
-// field's type: the page's own buffer when it already is (a plain int64 or
-// double page without nulls), else a converted copy.
+// convert returns the n values of page p (its first row is row; a plain
+// page, or a list leaf's or strings) in the field's type: the page's own
+// buffer when it already is (a plain int64 or double page), else a
+// converted copy.
 func (d *decoder) convert(p parquet.Page, row, n int) (page, error) {
-	if d.list {
-		return d.raw(p, n)
+	if d.lazy() { // decompressed here, its values read by the consumer
+		return page{vr: p.Values(), pg: p}, nil
 	}
 	f := d.src.f
-	if f.Kind != String && p.Dictionary() == nil && p.NumNulls() == 0 && int(p.NumValues()) == n {
-		v := p.Data()
-		isInt := f.Kind == Int64
-		switch v.Kind() {
-		case encoding.Int64:
-			if s := v.Int64(); len(s) == n {
-				if isInt && !d.src.unsigned {
-					return page{i64: s, pg: p}, nil
-				}
-				return d.fromInt64(s, row)
+	v := p.Data()
+	isInt := f.Kind == Int64
+	switch v.Kind() {
+	case encoding.Int64:
+		if s := v.Int64(); len(s) == n {
+			if isInt && !d.src.unsigned {
+				return page{i64: s, pg: p}, nil
 			}
-		case encoding.Double:
-			if s := v.Double(); len(s) == n {
-				if !isInt {
-					return page{f64: s, pg: p}, nil
-				}
-				return d.fromFloats(s, row)
+			return d.fromInt64(s, row)
+		}
+	case encoding.Double:
+		if s := v.Double(); len(s) == n {
+			if !isInt {
+				return page{f64: s, pg: p}, nil
 			}
-		case encoding.Int32:
-			if s := v.Int32(); len(s) == n {
-				if d.src.unsigned {
-					return widen(d, unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(s))), n)), nil
-				}
-				return widen(d, s), nil
+			return d.fromFloats(s, row)
+		}
+	case encoding.Int32:
+		if s := v.Int32(); len(s) == n {
+			if d.src.unsigned {
+				return widen(d, unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(s))), n)), nil
 			}
-		case encoding.Float:
-			if s := v.Float(); len(s) == n {
-				return d.fromFloat32(s, row)
-			}
+			return widen(d, s), nil
+		}
+	case encoding.Float:
+		if s := v.Float(); len(s) == n {
+			return d.fromFloat32(s, row)
 		}
 	}
-	return d.fromValues(p, row, n)
-}
-
-// raw copies the values of a list leaf's page, with their levels.
-func (d *decoder) raw(p parquet.Page, n int) (page, error) {
-	vals := make([]parquet.Value, n)
-	vr := p.Values()
-	for i := 0; i < n; {
-		k, err := vr.ReadValues(vals[i:])
-		i += k
-		if i < n && (k == 0 || err != nil) {
-			if err == nil || isEOF(err) {
-				return page{}, d.errorf("a page of %d values holds %d", n, i)
-			}
-			return page{}, d.errorf("%s", oneLine(err))
-		}
-	}
-	return page{vals: vals}, nil
+	return page{}, d.errorf("a plain page of %d rows holds another number of values", n)
 }
 
 func (d *decoder) fromInt64(s []int64, row int) (page, error) {
@@ -847,10 +902,10 @@ func (d *decoder) str(b []byte) string {
 	return s
 }
 
-// fromValues reads a page value by value: strings, pages with nulls
-// (pandas makes every column optional) or dictionary-encoded (pyarrow's
-// default).
-func (d *decoder) fromValues(p parquet.Page, row, n int) (page, error) {
+// fromValues reads the next n values of a page, value by value: pages
+// with nulls (pandas makes every column optional) or dictionary-encoded
+// (pyarrow's default).
+func (d *decoder) fromValues(vr parquet.ValueReader, row, n int) (page, error) {
 	f := d.src.f
 	var cp page
 	switch f.Kind {
@@ -858,24 +913,14 @@ func (d *decoder) fromValues(p parquet.Page, row, n int) (page, error) {
 		cp.i64 = d.ints(n)
 	case Float64:
 		cp.f64 = d.floats(n)
-	case String:
-		cp.str = make([]string, n)
 	}
 	if cap(d.vals) < 1024 {
 		d.vals = make([]parquet.Value, 1024)
 	}
 	null := d.src.null
-	vr := p.Values()
 	for i := 0; i < n; {
 		k, err := vr.ReadValues(d.vals[:min(len(d.vals), n-i)])
 		for _, v := range d.vals[:k] {
-			if f.Kind == String {
-				if !v.IsNull() {
-					cp.str[i] = d.str(v.ByteArray())
-				}
-				i++
-				continue
-			}
 			var x int64
 			var y float64
 			isFloat := false
@@ -932,8 +977,10 @@ func (d *decoder) fromValues(p parquet.Page, row, n int) (page, error) {
 type cursor struct {
 	d   *decoder
 	cur page
-	off int // values of cur consumed
+	off int // values of cur (or of vals) consumed
 	eof bool
+	// A list leaf's values, read from cur.vr a buffer at a time.
+	vals, space []parquet.Value
 }
 
 // next moves to the next page.
@@ -972,22 +1019,24 @@ func (cu *cursor) release() {
 	}
 }
 
-// value returns the next raw value of a list leaf.
-func (cu *cursor) value() (parquet.Value, error) {
-	for cu.off >= len(cu.cur.vals) {
-		if err := cu.next(); err != nil {
-			return parquet.Value{}, err
+// more makes vals[off] the next value of a list leaf; false at the end of
+// the column chunk.
+func (cu *cursor) more() (bool, error) {
+	for cu.off >= len(cu.vals) {
+		if cu.cur.vr != nil {
+			if cu.space == nil {
+				cu.space = make([]parquet.Value, 1024)
+			}
+			k, err := cu.cur.vr.ReadValues(cu.space)
+			cu.vals, cu.off = cu.space[:k], 0
+			if err != nil && !isEOF(err) {
+				return false, cu.d.errorf("%s", oneLine(err))
+			}
+			if err != nil || k == 0 {
+				cu.cur.vr = nil // the page is read
+			}
+			continue
 		}
-	}
-	v := cu.cur.vals[cu.off]
-	cu.off++
-	return v, nil
-}
-
-// peekRepeated reports whether the next value of a list leaf continues
-// the current row (repetition level > 0); false at the end of the chunk.
-func (cu *cursor) peekRepeated() (bool, error) {
-	for cu.off >= len(cu.cur.vals) {
 		if cu.eof {
 			return false, nil
 		}
@@ -1000,13 +1049,46 @@ func (cu *cursor) peekRepeated() (bool, error) {
 		if p.err != nil {
 			return false, p.err
 		}
-		cu.cur, cu.off = p, 0
+		cu.cur = p
 	}
-	return cu.cur.vals[cu.off].RepetitionLevel() > 0, nil
+	return true, nil
+}
+
+// value returns the next value of a list leaf.
+func (cu *cursor) value() (parquet.Value, error) {
+	ok, err := cu.more()
+	if err != nil {
+		return parquet.Value{}, err
+	}
+	if !ok {
+		return parquet.Value{}, cu.d.errorf("fewer values than rows")
+	}
+	v := cu.vals[cu.off]
+	cu.off++
+	return v, nil
+}
+
+// peekRepeated reports whether the next value of a list leaf continues
+// the current row (repetition level > 0); false at the end of the chunk.
+func (cu *cursor) peekRepeated() (bool, error) {
+	ok, err := cu.more()
+	if !ok || err != nil {
+		return false, err
+	}
+	return cu.vals[cu.off].RepetitionLevel() > 0, nil
 }
 
 // end checks that the column has no values beyond the row group's rows.
 func (cu *cursor) end() error {
+	if cu.d.lazy() {
+		if ok, err := cu.more(); ok || err != nil {
+			if err == nil {
+				err = cu.d.errorf("more values than rows")
+			}
+			return err
+		}
+		return nil
+	}
 	if cu.cur.len() > cu.off {
 		return cu.d.errorf("more values than rows")
 	}
@@ -1033,4 +1115,29 @@ func (cu *cursor) drain() {
 	for p := range cu.d.out {
 		releasePage(p)
 	}
+}
+
+// ReadInto reads every row of f into out, which has room for exactly the
+// file's rows (counted by the caller, who bounds them).
+func ReadInto[T any](f *parquet.File, out []T, opt Options) error {
+	r, err := NewRows[T](f, opt)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	n, err := r.read(out, nil)
+	if err != nil {
+		return err
+	}
+	if n < len(out) {
+		return &Error{RowGroup: -1, Msg: fmt.Sprintf("%d rows, the footer counts %d", n, len(out))}
+	}
+	var one [1]T
+	if m, err := r.read(one[:], nil); err != nil || m > 0 {
+		if err == nil {
+			err = &Error{RowGroup: -1, Msg: "more rows than the footer counts"}
+		}
+		return err
+	}
+	return nil
 }
