@@ -32,6 +32,9 @@ type Writer struct {
 	rowGroupRows int
 	rows         int // rows in the current row group
 	bufs         [][]parquet.Value
+	// ValueRows is the number of rows handed to a column writer at once
+	// (ValueRows by default; tests cross every boundary with few rows).
+	ValueRows int
 }
 
 // NewWriter returns a Writer of pw's columns, whose leaf paths (dotted)
@@ -54,7 +57,7 @@ func NewWriter(name string, pw ParquetWriter, cols []string, rowGroupRows int) (
 			return nil, fmt.Errorf("%s: column %d is %s in the schema, %s in the writer", name, i, got, cols[i])
 		}
 	}
-	return &Writer{name: name, pw: pw, cols: cols, rowGroupRows: rowGroupRows, bufs: make([][]parquet.Value, len(cols))}, nil
+	return &Writer{name: name, pw: pw, cols: cols, rowGroupRows: rowGroupRows, bufs: make([][]parquet.Value, len(cols)), ValueRows: ValueRows}, nil
 }
 
 // Room is the number of rows the current row group still takes: a batch
@@ -63,7 +66,7 @@ func (w *Writer) Room() int { return w.rowGroupRows - w.rows }
 
 // Write writes a batch of n rows (at most Room): fill(ci, lo, hi, vals)
 // appends to vals the values of column ci for rows lo..hi−1 of the batch
-// (hi − lo ≤ ValueRows), with their levels for a repeated or optional
+// (hi − lo ≤ w.ValueRows), with their levels for a repeated or optional
 // column. Columns are filled in parallel. Once a row group is full, the
 // last page of every column is cut, columns in parallel (where it would
 // have been cut anyway), and the row group written.
@@ -73,8 +76,8 @@ func (w *Writer) Write(n int, fill func(ci, lo, hi int, vals []parquet.Value) []
 	}
 	cws := w.pw.ColumnWriters()
 	err := Each(len(w.cols), func(ci int) error {
-		for lo := 0; lo < n; lo += ValueRows {
-			w.bufs[ci] = fill(ci, lo, min(lo+ValueRows, n), w.bufs[ci][:0])
+		for lo := 0; lo < n; lo += w.ValueRows {
+			w.bufs[ci] = fill(ci, lo, min(lo+w.ValueRows, n), w.bufs[ci][:0])
 			if _, err := cws[ci].WriteRowValues(w.bufs[ci]); err != nil {
 				return fmt.Errorf("%s: column %s: %w", w.name, w.cols[ci], err)
 			}
@@ -89,19 +92,26 @@ func (w *Writer) Write(n int, fill func(ci, lo, hi int, vals []parquet.Value) []
 		return nil
 	}
 	w.rows = 0
-	err = Each(len(cws), func(ci int) error {
-		if err := cws[ci].Flush(); err != nil {
-			return fmt.Errorf("%s: column %s: %w", w.name, w.cols[ci], err)
-		}
-		return nil
-	})
-	if err != nil {
+	if err := w.FlushColumns(); err != nil {
 		return err
 	}
 	if err := w.pw.Flush(); err != nil {
 		return fmt.Errorf("%s: %w", w.name, err)
 	}
 	return nil
+}
+
+// FlushColumns cuts the last page of every column, columns in parallel
+// (closing the file would compress them one after the other). A page is
+// cut where it would have been anyway: the bytes are the same.
+func (w *Writer) FlushColumns() error {
+	cws := w.pw.ColumnWriters()
+	return Each(len(cws), func(ci int) error {
+		if err := cws[ci].Flush(); err != nil {
+			return fmt.Errorf("%s: column %s: %w", w.name, w.cols[ci], err)
+		}
+		return nil
+	})
 }
 
 // Extend grows vals by n values and returns it with the n new ones.
