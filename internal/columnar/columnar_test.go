@@ -283,6 +283,7 @@ func TestFooterClaims(t *testing.T) {
 // one-line error: never a panic, in this goroutine or a decoder's.
 func TestCorruptBytes(t *testing.T) {
 	b := file(t, randomRows(rand.New(rand.NewPCG(5, 6)), 20), 8)
+	panics := 0 // library panics in a decoder goroutine, recovered
 	for i := range b {
 		for _, c := range []byte{0x94, 'D'} {
 			m := append([]byte(nil), b...)
@@ -294,7 +295,16 @@ func TestCorruptBytes(t *testing.T) {
 			if err != nil && strings.Contains(err.Error(), "\n") {
 				t.Fatalf("byte %d = %#x: %q", i, c, err)
 			}
+			if err != nil && strings.Contains(err.Error(), "not a readable Parquet page") {
+				panics++
+				if !strings.HasPrefix(err.Error(), "column ") || !strings.Contains(err.Error(), ", row group ") {
+					t.Fatalf("byte %d = %#x: %q names no column and row group", i, c, err)
+				}
+			}
 		}
+	}
+	if panics == 0 {
+		t.Fatal("no change made a decoder panic: the test lost its subject")
 	}
 }
 
