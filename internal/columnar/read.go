@@ -464,7 +464,7 @@ func (a *arena) add(f *Field, moved int) unsafe.Pointer {
 		a.typ, a.data, a.n, a.cap, a.size = f.Type.Elem(), nil, 0, 0, f.elemSize
 	}
 	if a.n == a.cap {
-		c := max(1024, 2*moved, 2*a.cap)
+		c := max(16, 2*moved, 2*a.cap) // doubling: at most as much again as the elements read
 		v := reflect.MakeSlice(reflect.SliceOf(a.typ), c, c)
 		p := v.UnsafePointer()
 		if moved > 0 {
