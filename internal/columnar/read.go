@@ -456,7 +456,7 @@ type arena struct {
 	size uintptr
 }
 
-// reserve makes room for one more element after the n used, moving the
+// add makes room for one more element after the n used, moving the
 // last moved elements (the current row's) along when it replaces the
 // arena, and returns the element's address.
 func (a *arena) add(f *Field, moved int) unsafe.Pointer {
