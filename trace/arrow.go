@@ -7,66 +7,20 @@ import (
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/memory"
+
+	"github.com/schedlab/schedlab/internal/columnar"
 )
-
-// column describes one trace column: its name, whether it holds integers,
-// and how to read and write it on a Job.
-type column struct {
-	name string
-	int  bool
-	getF func(*Job) float64
-	getI func(*Job) int64
-	setF func(*Job, float64)
-	setI func(*Job, int64)
-}
-
-func fcol(name string, p func(*Job) *float64) column {
-	return column{name: name, getF: func(j *Job) float64 { return *p(j) }, setF: func(j *Job, v float64) { *p(j) = v }}
-}
-
-func icol(name string, p func(*Job) *int64) column {
-	return column{name: name, int: true, getI: func(j *Job) int64 { return *p(j) }, setI: func(j *Job, v int64) { *p(j) = v }}
-}
-
-// columns lists every trace column in the public order.
-var columns = []column{
-	icol("job_id", func(j *Job) *int64 { return &j.ID }),
-	fcol("submit_time", func(j *Job) *float64 { return &j.Submit }),
-	fcol("wait_time", func(j *Job) *float64 { return &j.Wait }),
-	fcol("run_time", func(j *Job) *float64 { return &j.Run }),
-	icol("alloc_procs", func(j *Job) *int64 { return &j.AllocProcs }),
-	fcol("avg_cpu_time", func(j *Job) *float64 { return &j.AvgCPU }),
-	fcol("used_memory", func(j *Job) *float64 { return &j.UsedMem }),
-	icol("req_procs", func(j *Job) *int64 { return &j.ReqProcs }),
-	fcol("req_time", func(j *Job) *float64 { return &j.ReqTime }),
-	fcol("req_memory", func(j *Job) *float64 { return &j.ReqMem }),
-	icol("status", func(j *Job) *int64 { return &j.Status }),
-	icol("user_id", func(j *Job) *int64 { return &j.User }),
-	icol("group_id", func(j *Job) *int64 { return &j.Group }),
-	icol("executable", func(j *Job) *int64 { return &j.Executable }),
-	icol("queue", func(j *Job) *int64 { return &j.Queue }),
-	icol("partition", func(j *Job) *int64 { return &j.Partition }),
-	icol("preceding_job", func(j *Job) *int64 { return &j.Preceding }),
-	fcol("think_time", func(j *Job) *float64 { return &j.ThinkTime }),
-	icol("req_width", func(j *Job) *int64 { return &j.ReqWidth }),
-	icol("req_height", func(j *Job) *int64 { return &j.ReqHeight }),
-	fcol("work", func(j *Job) *float64 { return &j.Work }),
-	fcol("efficiency", func(j *Job) *float64 { return &j.Efficiency }),
-	icol("max_parallelism", func(j *Job) *int64 { return &j.MaxParallelism }),
-	icol("priority", func(j *Job) *int64 { return &j.Priority }),
-	fcol("deadline", func(j *Job) *float64 { return &j.Deadline }),
-}
 
 // ArrowSchema is the Arrow schema of a trace table: the Parquet columns,
 // int64 for counts and identifiers, float64 for times and quantities.
 func ArrowSchema(md *arrow.Metadata) *arrow.Schema {
-	fields := make([]arrow.Field, len(columns))
-	for i, c := range columns {
+	fields := make([]arrow.Field, len(jobFields))
+	for i, c := range jobFields {
 		t := arrow.DataType(arrow.PrimitiveTypes.Float64)
-		if c.int {
+		if c.Kind == columnar.Int64 {
 			t = arrow.PrimitiveTypes.Int64
 		}
-		fields[i] = arrow.Field{Name: c.name, Type: t}
+		fields[i] = arrow.Field{Name: c.Name, Type: t}
 	}
 	return arrow.NewSchema(fields, md)
 }
@@ -86,18 +40,19 @@ func ToRecord(t *Trace, mem memory.Allocator) arrow.Record {
 	md := arrow.NewMetadata(keys, vals)
 	b := array.NewRecordBuilder(mem, ArrowSchema(&md))
 	defer b.Release()
-	for ci, c := range columns {
-		if c.int {
+	for ci := range jobFields {
+		c := &jobFields[ci]
+		if c.Kind == columnar.Int64 {
 			fb := b.Field(ci).(*array.Int64Builder)
 			fb.Reserve(len(t.Jobs))
 			for i := range t.Jobs {
-				fb.UnsafeAppend(c.getI(&t.Jobs[i]))
+				fb.UnsafeAppend(*columnar.Int(&t.Jobs[i], c))
 			}
 		} else {
 			fb := b.Field(ci).(*array.Float64Builder)
 			fb.Reserve(len(t.Jobs))
 			for i := range t.Jobs {
-				fb.UnsafeAppend(c.getF(&t.Jobs[i]))
+				fb.UnsafeAppend(*columnar.Float(&t.Jobs[i], c))
 			}
 		}
 	}
@@ -114,8 +69,10 @@ func FromRecord(rec arrow.Record) ([]Job, error) {
 		jobs[i] = NewJob(Unknown)
 	}
 	schema := rec.Schema()
-	for _, c := range columns {
-		idx := schema.FieldIndices(c.name)
+	for ci := range jobFields {
+		c := &jobFields[ci]
+		isInt := c.Kind == columnar.Int64
+		idx := schema.FieldIndices(c.Name)
 		if len(idx) == 0 {
 			continue
 		}
@@ -127,10 +84,10 @@ func FromRecord(rec arrow.Record) ([]Job, error) {
 				if a.IsValid(i) {
 					v = a.Value(i)
 				}
-				if c.int {
-					c.setI(&jobs[i], v)
+				if isInt {
+					*columnar.Int(&jobs[i], c) = v
 				} else {
-					c.setF(&jobs[i], float64(v))
+					*columnar.Float(&jobs[i], c) = float64(v)
 				}
 			}
 		case *array.Float64:
@@ -139,20 +96,20 @@ func FromRecord(rec arrow.Record) ([]Job, error) {
 				if a.IsValid(i) {
 					v = a.Value(i)
 				}
-				if c.int {
+				if isInt {
 					if !isWhole(v) {
-						return nil, fmt.Errorf("column %s row %d: %v is not an integer", c.name, i+1, v)
+						return nil, fmt.Errorf("column %s row %d: %v is not an integer", c.Name, i+1, v)
 					}
 					if math.Abs(v) > MaxInt {
-						return nil, fmt.Errorf("column %s row %d: %v is out of range (integer columns stored as doubles hold at most ±2^53)", c.name, i+1, v)
+						return nil, fmt.Errorf("column %s row %d: %v is out of range (integer columns stored as doubles hold at most ±2^53)", c.Name, i+1, v)
 					}
-					c.setI(&jobs[i], int64(v))
+					*columnar.Int(&jobs[i], c) = int64(v)
 				} else {
-					c.setF(&jobs[i], v)
+					*columnar.Float(&jobs[i], c) = v
 				}
 			}
 		default:
-			return nil, fmt.Errorf("column %s: type %s, want int64 or float64", c.name, col.DataType())
+			return nil, fmt.Errorf("column %s: type %s, want int64 or float64", c.Name, col.DataType())
 		}
 	}
 	return jobs, nil

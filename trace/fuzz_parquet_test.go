@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/parquet-go/parquet-go/format"
 )
 
 // parquetSeed is a small trace's Parquet bytes.
@@ -42,8 +44,16 @@ func TestCorruptParquetNoPanic(t *testing.T) {
 // FuzzParquetTrace feeds mutations of a valid trace file to the Parquet
 // reader: it must never panic (nor crash in its decoder goroutines) and
 // errors are one line.
+//
+// Inputs whose footer claims millions of rows are fast: the jobs are
+// allocated as they are decoded, bounded by the file's size.
 func FuzzParquetTrace(f *testing.F) {
-	f.Add(parquetSeed(f))
+	seed := parquetSeed(f)
+	f.Add(seed)
+	f.Add(withFooter(f, seed, func(md *format.FileMetaData) {
+		md.NumRows = 5_000_000
+		md.RowGroups[0].NumRows = 5_000_000
+	}))
 	if b, err := os.ReadFile(filepath.Join("testdata", "f2.parquet")); err == nil {
 		f.Add(b)
 	}

@@ -10,7 +10,8 @@
 // # Parquet I/O
 //
 // Parquet traces are read and written column by column through parquet-go's
-// page-level API, never row by row. Reading, each column chunk of a row
+// page-level API, never row by row, by the module's one columnar codec
+// (internal/columnar), with Job's tags as its schema. Reading, each column chunk of a row
 // group has a goroutine that decompresses its pages ahead of the consumer,
 // and the consumer copies the values straight from the decoded page buffers
 // into the jobs, 512 rows at a time (a block stays in cache while its 23
@@ -33,7 +34,11 @@
 // used in place. zstd decoding is about two thirds of the CPU time.
 package trace
 
-import "math"
+import (
+	"math"
+
+	"github.com/schedlab/schedlab/internal/columnar"
+)
 
 // Unknown is the SWF marker for a missing or irrelevant value.
 const Unknown = -1
@@ -43,34 +48,37 @@ const Unknown = -1
 // and a job's priority and deadline (Ghoneim & Fahmy 2003's execution
 // window: pcw).
 // The Parquet column name of each field is given in its tag; those names are
-// a public contract (see docs/traces.md).
+// a public contract (see docs/traces.md). The tag `trace:"procs"` marks a
+// processor count (bounded by MaxProcCount). Every list of the fields (the
+// SWF field names and kinds, the Parquet and Arrow columns) derives from
+// these tags, through jobFields.
 type Job struct {
-	ID         int64   `parquet:"job_id"`        // 1: job number
-	Submit     float64 `parquet:"submit_time"`   // 2: submit time
-	Wait       float64 `parquet:"wait_time"`     // 3: wait time in the log
-	Run        float64 `parquet:"run_time"`      // 4: run time (actual)
-	AllocProcs int64   `parquet:"alloc_procs"`   // 5: allocated processors
-	AvgCPU     float64 `parquet:"avg_cpu_time"`  // 6: average CPU time used
-	UsedMem    float64 `parquet:"used_memory"`   // 7: used memory (KB per processor)
-	ReqProcs   int64   `parquet:"req_procs"`     // 8: requested processors
-	ReqTime    float64 `parquet:"req_time"`      // 9: requested time (user estimate)
-	ReqMem     float64 `parquet:"req_memory"`    // 10: requested memory (KB per processor)
-	Status     int64   `parquet:"status"`        // 11: 1 completed, 0 failed, 5 cancelled, else partial
-	User       int64   `parquet:"user_id"`       // 12: user
-	Group      int64   `parquet:"group_id"`      // 13: group
-	Executable int64   `parquet:"executable"`    // 14: application number
-	Queue      int64   `parquet:"queue"`         // 15: queue number
-	Partition  int64   `parquet:"partition"`     // 16: partition number
-	Preceding  int64   `parquet:"preceding_job"` // 17: preceding job number
-	ThinkTime  float64 `parquet:"think_time"`    // 18: think time from preceding job
+	ID         int64   `parquet:"job_id"`                    // 1: job number
+	Submit     float64 `parquet:"submit_time"`               // 2: submit time
+	Wait       float64 `parquet:"wait_time"`                 // 3: wait time in the log
+	Run        float64 `parquet:"run_time"`                  // 4: run time (actual)
+	AllocProcs int64   `parquet:"alloc_procs" trace:"procs"` // 5: allocated processors
+	AvgCPU     float64 `parquet:"avg_cpu_time"`              // 6: average CPU time used
+	UsedMem    float64 `parquet:"used_memory"`               // 7: used memory (KB per processor)
+	ReqProcs   int64   `parquet:"req_procs" trace:"procs"`   // 8: requested processors
+	ReqTime    float64 `parquet:"req_time"`                  // 9: requested time (user estimate)
+	ReqMem     float64 `parquet:"req_memory"`                // 10: requested memory (KB per processor)
+	Status     int64   `parquet:"status"`                    // 11: 1 completed, 0 failed, 5 cancelled, else partial
+	User       int64   `parquet:"user_id"`                   // 12: user
+	Group      int64   `parquet:"group_id"`                  // 13: group
+	Executable int64   `parquet:"executable"`                // 14: application number
+	Queue      int64   `parquet:"queue"`                     // 15: queue number
+	Partition  int64   `parquet:"partition"`                 // 16: partition number
+	Preceding  int64   `parquet:"preceding_job"`             // 17: preceding job number
+	ThinkTime  float64 `parquet:"think_time"`                // 18: think time from preceding job
 
-	ReqWidth       int64   `parquet:"req_width"`       // requested mesh width (columns)
-	ReqHeight      int64   `parquet:"req_height"`      // requested mesh height (rows)
-	Work           float64 `parquet:"work"`            // malleable: total work W
-	Efficiency     float64 `parquet:"efficiency"`      // malleable: effective efficiency ε in percent
-	MaxParallelism int64   `parquet:"max_parallelism"` // malleable: parallelism cap N_i
-	Priority       int64   `parquet:"priority"`        // priority class, ≥ 0, higher is more urgent
-	Deadline       float64 `parquet:"deadline"`        // absolute deadline (end of the execution window)
+	ReqWidth       int64   `parquet:"req_width" trace:"procs"`       // requested mesh width (columns)
+	ReqHeight      int64   `parquet:"req_height" trace:"procs"`      // requested mesh height (rows)
+	Work           float64 `parquet:"work"`                          // malleable: total work W
+	Efficiency     float64 `parquet:"efficiency"`                    // malleable: effective efficiency ε in percent
+	MaxParallelism int64   `parquet:"max_parallelism" trace:"procs"` // malleable: parallelism cap N_i
+	Priority       int64   `parquet:"priority"`                      // priority class, ≥ 0, higher is more urgent
+	Deadline       float64 `parquet:"deadline"`                      // absolute deadline (end of the execution window)
 }
 
 // MaxInt is the largest magnitude of an integer field read from SWF text or
@@ -78,17 +86,27 @@ type Job struct {
 // holds every integer (a larger value would silently become another one).
 const MaxInt = 1 << 53
 
+// jobFields is the schema table of Job, from its tags: in order, the 18
+// SWF fields, then the others (ExtraFieldNames).
+var jobFields = columnar.SchemaOf[Job]().Fields
+
+// unknownJob is a job whose every field is Unknown.
+var unknownJob = func() (j Job) {
+	for i := range jobFields {
+		columnar.Set(&j, &jobFields[i], Unknown)
+	}
+	return j
+}()
+
 // NewJob returns a job whose every field is Unknown except its ID.
 func NewJob(id int64) Job {
-	return Job{
-		ID: id, Submit: Unknown, Wait: Unknown, Run: Unknown, AllocProcs: Unknown,
-		AvgCPU: Unknown, UsedMem: Unknown, ReqProcs: Unknown, ReqTime: Unknown,
-		ReqMem: Unknown, Status: Unknown, User: Unknown, Group: Unknown,
-		Executable: Unknown, Queue: Unknown, Partition: Unknown, Preceding: Unknown,
-		ThinkTime: Unknown, ReqWidth: Unknown, ReqHeight: Unknown, Work: Unknown,
-		Efficiency: Unknown, MaxParallelism: Unknown, Priority: Unknown, Deadline: Unknown,
-	}
+	j := unknownJob
+	j.ID = id
+	return j
 }
+
+// isProcs reports whether field f is a processor count.
+func isProcs(f *columnar.Field) bool { return f.Tag.Get("trace") == "procs" }
 
 // Partial reports whether the archive marks the record as a partial one
 // (a status other than 0 failed, 1 completed, 5 cancelled, or unknown).
@@ -128,84 +146,45 @@ func (j *Job) Estimate() float64 {
 const NumFields = 18
 
 // Fields returns the 18 SWF fields of j in order, as float64.
-func (j *Job) Fields() [NumFields]float64 {
-	return [NumFields]float64{
-		float64(j.ID), j.Submit, j.Wait, j.Run, float64(j.AllocProcs), j.AvgCPU,
-		j.UsedMem, float64(j.ReqProcs), j.ReqTime, j.ReqMem, float64(j.Status),
-		float64(j.User), float64(j.Group), float64(j.Executable), float64(j.Queue),
-		float64(j.Partition), float64(j.Preceding), j.ThinkTime,
+func (j *Job) Fields() (out [NumFields]float64) {
+	for i := range out {
+		out[i] = columnar.Get(j, &jobFields[i])
 	}
+	return out
 }
 
 // intFields returns the integer SWF fields of j at their positions (0 at
 // the others).
-func (j *Job) intFields() [NumFields]int64 {
-	return [NumFields]int64{
-		0: j.ID, 4: j.AllocProcs, 7: j.ReqProcs, 10: j.Status, 11: j.User, 12: j.Group,
-		13: j.Executable, 14: j.Queue, 15: j.Partition, 16: j.Preceding,
+func (j *Job) intFields() (out [NumFields]int64) {
+	for i := range out {
+		if f := &jobFields[i]; f.Kind == columnar.Int64 {
+			out[i] = *columnar.Int(j, f)
+		}
 	}
+	return out
 }
 
 // FieldNames are the Parquet column names of the 18 SWF fields, in order.
-var FieldNames = [NumFields]string{
-	"job_id", "submit_time", "wait_time", "run_time", "alloc_procs", "avg_cpu_time",
-	"used_memory", "req_procs", "req_time", "req_memory", "status", "user_id",
-	"group_id", "executable", "queue", "partition", "preceding_job", "think_time",
-}
+var FieldNames = func() (out [NumFields]string) {
+	for i := range out {
+		out[i] = jobFields[i].Name
+	}
+	return out
+}()
 
 // ExtraFieldNames are the Parquet column names of the fields beyond SWF.
-var ExtraFieldNames = []string{"req_width", "req_height", "work", "efficiency", "max_parallelism", "priority", "deadline"}
+var ExtraFieldNames = func() (out []string) {
+	for _, f := range jobFields[NumFields:] {
+		out = append(out, f.Name)
+	}
+	return out
+}()
 
 // isInt reports whether SWF field i (0-based) holds an integer.
-func isInt(i int) bool {
-	switch i {
-	case 1, 2, 3, 5, 6, 8, 9, 17:
-		return false
-	}
-	return true
-}
+func isInt(i int) bool { return jobFields[i].Kind == columnar.Int64 }
 
 // setField sets SWF field i (0-based) of j from v. Integer fields must hold
 // whole numbers; the caller checks that.
-func (j *Job) setField(i int, v float64) {
-	switch i {
-	case 0:
-		j.ID = int64(v)
-	case 1:
-		j.Submit = v
-	case 2:
-		j.Wait = v
-	case 3:
-		j.Run = v
-	case 4:
-		j.AllocProcs = int64(v)
-	case 5:
-		j.AvgCPU = v
-	case 6:
-		j.UsedMem = v
-	case 7:
-		j.ReqProcs = int64(v)
-	case 8:
-		j.ReqTime = v
-	case 9:
-		j.ReqMem = v
-	case 10:
-		j.Status = int64(v)
-	case 11:
-		j.User = int64(v)
-	case 12:
-		j.Group = int64(v)
-	case 13:
-		j.Executable = int64(v)
-	case 14:
-		j.Queue = int64(v)
-	case 15:
-		j.Partition = int64(v)
-	case 16:
-		j.Preceding = int64(v)
-	case 17:
-		j.ThinkTime = v
-	}
-}
+func (j *Job) setField(i int, v float64) { columnar.Set(j, &jobFields[i], v) }
 
 func isWhole(v float64) bool { return v == math.Trunc(v) && !math.IsInf(v, 0) }

@@ -15,6 +15,8 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
 	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/schedlab/schedlab/internal/columnar"
 )
 
 // Parquet key-value metadata keys written with every trace.
@@ -144,20 +146,15 @@ func ReadParquet(r io.ReaderAt, size int64, name string, opt ReadOptions) (t *Tr
 }
 
 func readParquet(r io.ReaderAt, size int64, name string, opt ReadOptions) (*Trace, error) {
-	// The page index and bloom filters are not used: not reading them
-	// also skips their decoding of a corrupt file.
-	if err := checkFooter(r, size); err != nil {
-		return nil, &Error{File: name, Msg: "not a readable Parquet file: " + err.Error() + notParquetHint(r, size)}
-	}
-	f, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	// The codec's Open skips the page index and bloom filters (unused) and
+	// checks the footer's claims against the file.
+	f, err := columnar.OpenRows(r, size, FieldNames[0])
 	if err != nil {
-		return nil, &Error{File: name, Msg: "not a readable Parquet file: " + err.Error() + notParquetHint(r, size)}
-	}
-	if err := checkCodecs(f); err != nil {
-		return nil, &Error{File: name, Msg: err.Error()}
-	}
-	if err := checkPages(r, size, f); err != nil {
-		return nil, &Error{File: name, Msg: "not a readable Parquet file: " + err.Error()}
+		msg := err.Error()
+		if !strings.HasPrefix(msg, "column ") { // not about one column's pages: the file as a whole
+			msg += notParquetHint(r, size)
+		}
+		return nil, &Error{File: name, Msg: "not a readable Parquet file: " + msg}
 	}
 	t := &Trace{Name: baseName(name), Path: name}
 	if v, ok := f.Lookup(MetaName); ok && v != "" {
@@ -198,58 +195,48 @@ func readParquet(r io.ReaderAt, size int64, name string, opt ReadOptions) (*Trac
 	if _, ok := schema.Lookup(FieldNames[0]); !ok { // another table's file (series.parquet, say), or a partial one
 		return nil, &Error{File: name, Msg: "missing column " + FieldNames[0] + " (not a trace: want job_id, submit_time, ...)"}
 	}
-	// The footer's row count sizes the jobs: a corrupt one (10^9 rows in
-	// a file of a few KB) is refused, not allocated.
+	// The jobs are allocated as they are decoded, at first the footer's
+	// count bounded by what the file can fill (columnar.RowsFor): a
+	// corrupt count (10^9 rows in a file of a few KB) fails on the pages,
+	// with no more memory. A count beyond any trace is refused at once,
+	// and a plausible one that does not fit in memory too.
 	n := f.NumRows()
 	if n < 0 || n > MaxProcCount {
 		return nil, &Error{File: name, Msg: fmt.Sprintf("the footer claims %d rows: not a trace (at most %d jobs)", n, MaxProcCount)}
 	}
-	if need := n * int64(unsafe.Sizeof(Job{})); need > 1<<30 {
+	if need := int64(columnar.RowsFor(n, size)) * int64(unsafe.Sizeof(Job{})); need > 1<<30 {
 		if avail, ok := MemAvailable(); ok && need > avail {
 			return nil, &Error{File: name, Msg: fmt.Sprintf("the footer claims %d rows, %.1f GiB of jobs, and %.1f GiB is available (a corrupt file?)", n, float64(need)/(1<<30), float64(avail)/(1<<30))}
 		}
 	}
-	t.Jobs = make([]Job, n)
 	v := t.validator(name, opt, func(i int) int { return i + 1 }, true)
-	if err := readColumns(f, t.Jobs, v.check); err != nil {
+	jobs, err := readJobs(f, size, func(jobs []Job, hi int) error {
+		t.Jobs = jobs
+		return v.check(hi)
+	})
+	if err != nil {
 		var e *Error
-		var re *rowError
+		var re *columnar.RowError
 		switch {
 		case errors.As(err, &e):
 			return nil, err
 		case errors.As(err, &re):
-			return nil, &Error{File: name, Line: re.row + 1, Row: true, Msg: re.msg}
+			return nil, &Error{File: name, Line: re.Row + 1, Row: true, Msg: re.Msg}
 		}
 		return nil, &Error{File: name, Msg: err.Error()}
 	}
-	if t.Extra, err = readExtra(f, name); err != nil {
+	t.Jobs = jobs
+	if t.Extra, err = readExtra(f, size, name); err != nil {
 		return nil, err
 	}
 	v.finish()
 	return t, nil
 }
 
-// checkCodecs refuses column chunks compressed with LZ4_RAW: the Parquet
-// library's LZ4 decoder doubles its buffer until the page decodes, so a
-// damaged page (or a damaged codec field turning zstd into LZ4_RAW, found
-// by FuzzParquetTrace) ends the process out of memory, which no recover
-// can catch. schedlab writes zstd; other writers use zstd, snappy or gzip
-// by default.
-func checkCodecs(f *parquet.File) error {
-	for _, rg := range f.Metadata().RowGroups {
-		for _, cc := range rg.Columns {
-			if cc.MetaData.Codec == format.Lz4Raw {
-				return fmt.Errorf("column %s: LZ4_RAW compression is not read (the Parquet library's LZ4 decoder cannot bound its memory on a damaged page): rewrite the file with zstd, snappy or gzip", strings.Join(cc.MetaData.PathInSchema, "."))
-			}
-		}
-	}
-	return nil
-}
-
-// readExtra reads the numeric top-level columns of f that are not Job's
-// (an extended SWF log's extra fields) as extra columns, in file order,
-// numbered from field 19; nulls read as Unknown.
-func readExtra(f *parquet.File, name string) ([]ExtraColumn, error) {
+// readExtra reads the numeric top-level columns of f (a file of size
+// bytes) that are not Job's (an extended SWF log's extra fields) as extra
+// columns, in file order, numbered from field 19; nulls read as Unknown.
+func readExtra(f *parquet.File, size int64, name string) ([]ExtraColumn, error) {
 	known := map[string]bool{}
 	for _, c := range append(FieldNames[:], ExtraFieldNames...) {
 		known[c] = true
@@ -264,54 +251,16 @@ func readExtra(f *parquet.File, name string) ([]ExtraColumn, error) {
 		default:
 			continue
 		}
-		leaf, _ := f.Schema().Lookup(fl.Name())
-		c := ExtraColumn{Field: NumFields + 1 + len(out), Name: fl.Name(), Values: make([]float64, 0, f.NumRows())}
-		buf := make([]parquet.Value, 1024)
-		for _, rg := range f.RowGroups() {
-			pages := rg.ColumnChunks()[leaf.ColumnIndex].Pages()
-			for {
-				p, err := pages.ReadPage()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					pages.Close()
-					return nil, &Error{File: name, Msg: "column " + fl.Name() + ": " + err.Error()}
-				}
-				vr := p.Values()
-				for {
-					n, err := vr.ReadValues(buf)
-					for _, v := range buf[:n] {
-						x := float64(Unknown)
-						if !v.IsNull() {
-							switch v.Kind() {
-							case parquet.Int32, parquet.Int64:
-								x = float64(v.Int64())
-							case parquet.Float:
-								x = float64(v.Float())
-							default:
-								x = v.Double()
-							}
-						}
-						c.Values = append(c.Values, x)
-					}
-					if err == io.EOF {
-						break
-					}
-					if err != nil {
-						parquet.Release(p)
-						pages.Close()
-						return nil, &Error{File: name, Msg: "column " + fl.Name() + ": " + err.Error()}
-					}
-				}
-				parquet.Release(p)
+		if lt := fl.Type().LogicalType(); lt != nil && lt.Value != nil {
+			if _, ok := lt.Value.(*format.IntType); !ok {
+				continue // a DECIMAL, TIMESTAMP, ...: not a plain number
 			}
-			pages.Close()
 		}
-		if int64(len(c.Values)) != f.NumRows() {
-			return nil, &Error{File: name, Msg: fmt.Sprintf("column %s: %d values for %d rows", fl.Name(), len(c.Values), f.NumRows())}
+		vals, err := columnar.Floats(f, size, fl.Name(), Unknown)
+		if err != nil {
+			return nil, &Error{File: name, Msg: err.Error()}
 		}
-		out = append(out, c)
+		out = append(out, ExtraColumn{Field: NumFields + 1 + len(out), Name: fl.Name(), Values: vals})
 	}
 	return out, nil
 }

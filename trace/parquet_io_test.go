@@ -15,6 +15,8 @@ import (
 	pqfile "github.com/apache/arrow/go/v17/parquet/file"
 	"github.com/apache/arrow/go/v17/parquet/pqarrow"
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/schedlab/schedlab/internal/columnar"
 )
 
 // varied returns a trace of n jobs whose every column varies.
@@ -23,12 +25,12 @@ func varied(n int) *Trace {
 		Provenance: Provenance{Generator: "test", Params: map[string]string{"k": "v"}, Seed: 3, Load: 0.5, Rep: 1}}
 	for i := 0; i < n; i++ {
 		j := Job{}
-		for ci := range jobColumns {
-			c := &jobColumns[ci]
-			if c.isInt {
-				*c.int64At(&j) = int64(i*(ci+1)%997) - 1
+		for ci := range jobFields {
+			c := &jobFields[ci]
+			if c.Kind == columnar.Int64 {
+				*columnar.Int(&j, c) = int64(i*(ci+1)%997) - 1
 			} else {
-				*c.floatAt(&j) = float64(i*(ci+3)%1009) + 0.25
+				*columnar.Float(&j, c) = float64(i*(ci+3)%1009) + 0.25
 			}
 		}
 		j.ID, j.Submit, j.Run, j.Status = int64(i+1), float64(i), float64(i%100), 1
@@ -67,7 +69,7 @@ func TestParquetContract(t *testing.T) {
 	}
 	for i, fd := range leaves {
 		wantKind := parquet.Double
-		if jobColumns[i].isInt {
+		if jobFields[i].Kind == columnar.Int64 {
 			wantKind = parquet.Int64 // annotated INT(64,true), a plain int64 to every reader
 		}
 		if fd.Name() != want[i] || fd.Type().Kind() != wantKind || fd.Optional() || fd.Repeated() {

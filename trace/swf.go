@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/schedlab/schedlab/internal/columnar"
 )
 
 // ReadOptions control how a trace is read and validated.
@@ -660,31 +662,25 @@ func nonFinite(j *Job, where func(field int, msg string) error) error {
 // intOutOfRange returns the error for j's first integer field beyond ±MaxInt,
 // or processor count above MaxProcCount.
 func intOutOfRange(j *Job, where func(field int, msg string) error) error {
-	for _, f := range []struct {
-		field int    // SWF field, 0 for the extra columns
-		name  string // column name of an extra column
-		v     int64
-		procs bool
-	}{
-		{1, "", j.ID, false}, {5, "", j.AllocProcs, true}, {8, "", j.ReqProcs, true}, {11, "", j.Status, false},
-		{12, "", j.User, false}, {13, "", j.Group, false}, {14, "", j.Executable, false}, {15, "", j.Queue, false},
-		{16, "", j.Partition, false}, {17, "", j.Preceding, false},
-		{0, "req_width", j.ReqWidth, true}, {0, "req_height", j.ReqHeight, true}, {0, "max_parallelism", j.MaxParallelism, true},
-		{0, "priority", j.Priority, false},
-	} {
+	for i := range jobFields {
+		f := &jobFields[i]
+		if f.Kind != columnar.Int64 {
+			continue
+		}
+		v, procs := *columnar.Int(j, f), isProcs(f)
 		var msg string
 		switch {
-		case f.v < -MaxInt || f.v > MaxInt && !f.procs:
-			msg = fmt.Sprintf("%d is out of range (integer fields hold at most ±2^53)", f.v)
-		case f.procs && f.v > MaxProcCount:
-			msg = fmt.Sprintf("%d is out of range (processor counts are at most %d)", f.v, MaxProcCount)
+		case v < -MaxInt || v > MaxInt && !procs:
+			msg = fmt.Sprintf("%d is out of range (integer fields hold at most ±2^53)", v)
+		case procs && v > MaxProcCount:
+			msg = fmt.Sprintf("%d is out of range (processor counts are at most %d)", v, MaxProcCount)
 		default:
 			continue
 		}
-		if f.name != "" {
-			msg = f.name + ": " + msg
+		if i >= NumFields { // an extra column: named, field 0
+			return where(0, f.Name+": "+msg)
 		}
-		return where(f.field, msg)
+		return where(i+1, msg)
 	}
 	return nil
 }

@@ -12,8 +12,8 @@ import (
 	. "github.com/schedlab/schedlab/analysis/results"
 )
 
-// rowsOf reads path with parquet-go's row reconstruction (the reader
-// readColumns replaced).
+// rowsOf reads path with parquet-go's row reconstruction (the reader the
+// columnar codec replaced).
 func rowsOf[T any](t *testing.T, path string) []T {
 	t.Helper()
 	f, err := os.Open(path)
@@ -34,7 +34,8 @@ func rowsOf[T any](t *testing.T, path string) []T {
 	return out
 }
 
-// sameColumnRows compares rows read both ways, an empty placement equal to none.
+// sameColumnRows compares rows read both ways, an empty list (placement,
+// size classes) equal to none.
 func sameColumnRows[T any](t *testing.T, name string, got, want []T) {
 	t.Helper()
 	if len(got) != len(want) {
@@ -48,6 +49,12 @@ func sameColumnRows[T any](t *testing.T, name string, got, want []T) {
 			if len(any(&want[i]).(*Job).Placement) != 0 {
 				t.Fatalf("%s: row %d: no placement, want %v", name, i+1, any(&want[i]).(*Job).Placement)
 			}
+		}
+		if r, ok := any(&g).(*Summary); ok && len(r.SizeClasses) == 0 {
+			if len(any(&w).(*Summary).SizeClasses) != 0 {
+				t.Fatalf("%s: row %d: no size classes, want %v", name, i+1, any(&w).(*Summary).SizeClasses)
+			}
+			r.SizeClasses, any(&w).(*Summary).SizeClasses = nil, nil
 		}
 		if !reflect.DeepEqual(g, w) {
 			t.Fatalf("%s: row %d: %+v, want %+v", name, i+1, g, w)

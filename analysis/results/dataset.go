@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/schedlab/schedlab/internal/columnar"
 	"github.com/schedlab/schedlab/model/schema"
 )
 
@@ -337,6 +338,11 @@ func (p *part) inspect(cols []schema.Column, rows bool) error {
 		return err
 	}
 	defer osf.Close()
+	// The rows are allocated from the footers' counts: a count beyond
+	// what the file can hold (columnar.RowsFor) is a corrupt footer.
+	if st, err := osf.Stat(); err == nil && f.NumRows() > int64(columnar.RowsFor(f.NumRows(), st.Size())) {
+		return fmt.Errorf("%s: the footer claims %d rows in a file of %d bytes (a corrupt file?)", p.path, f.NumRows(), st.Size())
+	}
 	p.rows, p.load = int(f.NumRows()), hasColumn(f, "load")
 	p.meta = fileMeta{}
 	for _, k := range metaKeys {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/schedlab/schedlab/internal/columnar"
 	"github.com/schedlab/schedlab/model/schema"
 )
 
@@ -270,8 +271,8 @@ func readRows[T any](path string, dst *[]T, cols []schema.Column) (*parquet.File
 		return nil, err
 	}
 	defer osf.Close()
-	out := make([]T, f.NumRows())
-	if err := readAll(path, f, out); err != nil {
+	out, err := readFile[T](path, osf, f)
+	if err != nil {
 		return nil, err
 	}
 	*dst = out
@@ -301,7 +302,7 @@ func checkFile(path string, osf *os.File, cols []schema.Column) (*parquet.File, 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	f, err := parquet.OpenFile(osf, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	f, err := columnar.Open(osf, st.Size())
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a Parquet file: %w", path, err)
 	}
@@ -327,51 +328,6 @@ func checkFile(path string, osf *os.File, cols []schema.Column) (*parquet.File, 
 	}
 	return f, nil
 }
-
-// readAll reads every row of f, opened from path, into out, which has
-// room for exactly f.NumRows() rows: column by column (readColumns) when
-// every field of T is a string, integer, float or placement, else (a
-// summary with list columns) by parquet-go's row reconstruction.
-func readAll[T any](path string, f *parquet.File, out []T) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%s: %v", path, r)
-		}
-	}()
-	if columnar[T]() {
-		if err := readColumns(f, out); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		return nil
-	}
-	rd := parquet.NewGenericReader[T](f)
-	defer rd.Close()
-	n := 0
-	for n < len(out) {
-		// Batches of readBatch rows: the reader's row buffers grow with the
-		// batch, so one batch of the whole file costs more than many, and
-		// small batches keep the cost of a small file (a dataset's part)
-		// low.
-		m, err := rd.Read(out[n:min(len(out), n+readBatch)])
-		n += m
-		if err != nil {
-			if n == len(out) {
-				break
-			}
-			return fmt.Errorf("%s: row %d: %w", path, n+1, err)
-		}
-		if m == 0 {
-			return fmt.Errorf("%s: row %d: short read", path, n+1)
-		}
-	}
-	if err := fillNulls(f, out); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
-}
-
-// readBatch is the number of rows the row reader reads at a time.
-const readBatch = 128
 
 // Pairs returns the distinct policy pairs of the summary, sorted.
 func (s *Set) Pairs() []Pair { return PairsOf(s.Summary) }

@@ -2,14 +2,11 @@ package experiment
 
 import (
 	"cmp"
-	"fmt"
-	"runtime"
 	"slices"
-	"strings"
-	"sync"
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/schedlab/schedlab/internal/columnar"
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/metrics"
 	"github.com/schedlab/schedlab/model/policy"
@@ -45,8 +42,8 @@ var (
 // table is one run's rows of a results file.
 type table interface {
 	// stage prepares rows lo..hi−1 (at most batchRows) for the columns'
-	// fill, with enc to spread the work.
-	stage(lo, hi int, enc *encoders)
+	// fill.
+	stage(lo, hi int)
 }
 
 // column is one leaf column of a results file: fill appends the values of
@@ -57,131 +54,47 @@ type column[R table] struct {
 	fill func(r R, lo, hi, ci int, vals []parquet.Value) []parquet.Value
 }
 
-// writer is what colFile needs of a parquet.GenericWriter.
-type writer interface {
-	Schema() *parquet.Schema
-	ColumnWriters() []*parquet.ColumnWriter
-	Flush() error
-	Close() error
-}
-
-// colFile writes one results file column by column.
+// colFile writes one results file column by column, through the codec's
+// writer (internal/columnar).
 type colFile[R table] struct {
-	name string // file name, for errors
-	pw   writer
+	cw   *columnar.Writer
 	cols []column[R]
-	enc  *encoders
-	rows int // rows in the current row group
 }
 
-func newColFile[R table](name string, pw writer, cols []column[R], enc *encoders) (*colFile[R], error) {
-	leaves := pw.Schema().Columns()
-	if len(leaves) != len(cols) {
-		return nil, fmt.Errorf("%s: the schema has %d columns, the writer knows %d", name, len(leaves), len(cols))
+func newColFile[R table](name string, pw columnar.ParquetWriter, cols []column[R]) (*colFile[R], error) {
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = c.name
 	}
-	for i, p := range leaves {
-		if got := strings.Join(p, "."); got != cols[i].name {
-			return nil, fmt.Errorf("%s: column %d is %s in the schema, %s in the writer", name, i, got, cols[i].name)
-		}
+	cw, err := columnar.NewWriter(name, pw, names, rowGroupRows)
+	if err != nil {
+		return nil, err
 	}
-	return &colFile[R]{name: name, pw: pw, cols: cols, enc: enc}, nil
+	cw.ValueRows = valueRows
+	return &colFile[R]{cw: cw, cols: cols}, nil
 }
 
-// write appends rows 0..n−1 of run r.
+// write appends rows 0..n−1 of run r, in batches of at most batchRows
+// that do not cross a row group.
 func (f *colFile[R]) write(r R, n int) error {
 	for lo := 0; lo < n; {
-		hi := min(n, lo+batchRows, lo+rowGroupRows-f.rows)
-		r.stage(lo, hi, f.enc)
-		cws := f.pw.ColumnWriters()
-		err := f.enc.each(len(f.cols), func(ci int, buf *[]parquet.Value) error {
-			c := &f.cols[ci]
-			for a := lo; a < hi; a += valueRows {
-				*buf = c.fill(r, a, min(a+valueRows, hi), ci, (*buf)[:0])
-				if _, err := cws[ci].WriteRowValues(*buf); err != nil {
-					return fmt.Errorf("%s: column %s: %w", f.name, c.name, err)
-				}
-			}
-			return nil
+		hi := min(n, lo+batchRows, lo+f.cw.Room())
+		r.stage(lo, hi)
+		err := f.cw.Write(hi-lo, func(ci, a, b int, vals []parquet.Value) []parquet.Value {
+			return f.cols[ci].fill(r, lo+a, lo+b, ci, vals)
 		})
 		if err != nil {
 			return err
 		}
-		f.rows += hi - lo
 		lo = hi
-		if f.rows == rowGroupRows {
-			f.rows = 0
-			if err := f.flushColumns(); err != nil {
-				return err
-			}
-			if err := f.pw.Flush(); err != nil {
-				return fmt.Errorf("%s: %w", f.name, err)
-			}
-		}
 	}
 	return nil
 }
 
 // flushColumns cuts the last page of every column, columns in parallel,
-// before the row group is written (which would compress them one after
-// the other). A page is cut where it would have been anyway.
-func (f *colFile[R]) flushColumns() error {
-	cws := f.pw.ColumnWriters()
-	return f.enc.each(len(cws), func(ci int, _ *[]parquet.Value) error {
-		if err := cws[ci].Flush(); err != nil {
-			return fmt.Errorf("%s: column %s: %w", f.name, f.cols[ci].name, err)
-		}
-		return nil
-	})
-}
-
-// encoders are the goroutines that encode the columns of a batch, each with
-// its own value buffer.
-type encoders struct {
-	work chan func(buf *[]parquet.Value)
-	wg   sync.WaitGroup
-}
-
-// newEncoders starts GOMAXPROCS encoders; stop ends them.
-func newEncoders() *encoders {
-	e := &encoders{work: make(chan func(*[]parquet.Value))}
-	for range runtime.GOMAXPROCS(0) {
-		e.wg.Add(1)
-		go func() {
-			defer e.wg.Done()
-			var buf []parquet.Value
-			for f := range e.work {
-				f(&buf)
-			}
-		}()
-	}
-	return e
-}
-
-func (e *encoders) stop() {
-	close(e.work)
-	e.wg.Wait()
-}
-
-// each runs f(0), ..., f(n−1) on the encoders and returns the first error
-// in index order.
-func (e *encoders) each(n int, f func(i int, buf *[]parquet.Value) error) error {
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	wg.Add(n)
-	for i := range n {
-		e.work <- func(buf *[]parquet.Value) {
-			defer wg.Done()
-			errs[i] = f(i, buf)
-		}
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
+// before the file is closed (which would compress them one after the
+// other).
+func (f *colFile[R]) flushColumns() error { return f.cw.FlushColumns() }
 
 // runKeys are the key columns every job and series row of a run repeats.
 type runKeys struct {
@@ -195,38 +108,13 @@ func keysOf(o *output) runKeys {
 		parquet.Int64Value(int64(p.t.Provenance.Rep)), str(o.summary.Comm)}
 }
 
-// extend grows vals by n values and returns it with the n new ones.
-func extend(vals []parquet.Value, n int) (all, added []parquet.Value) {
-	k := len(vals)
-	vals = slices.Grow(vals, n)[:k+n]
-	return vals, vals[k:]
-}
-
-// repeat appends n copies of v.
-func repeat(v parquet.Value, n int, vals []parquet.Value) []parquet.Value {
-	vals, add := extend(vals, n)
-	for i := range add {
-		add[i] = v
-	}
-	return vals
-}
-
-// doubles and int64s append xs as values.
-func doubles(xs []float64, vals []parquet.Value) []parquet.Value {
-	vals, add := extend(vals, len(xs))
-	for i, x := range xs {
-		add[i] = parquet.DoubleValue(x)
-	}
-	return vals
-}
-
-func int64s(xs []int64, vals []parquet.Value) []parquet.Value {
-	vals, add := extend(vals, len(xs))
-	for i, x := range xs {
-		add[i] = parquet.Int64Value(x)
-	}
-	return vals
-}
+// The codec's value helpers.
+var (
+	extend  = columnar.Extend
+	repeat  = columnar.Repeat
+	doubles = columnar.Doubles
+	int64s  = columnar.Int64s
+)
 
 // keyColumn is the column of one run key, the same value on every row.
 func keyColumn[R table](name string, keys func(R) *runKeys, v func(*runKeys) parquet.Value) column[R] {
@@ -333,7 +221,7 @@ func (t *jobTable) at(row int) int {
 	return int(t.pos[row])
 }
 
-func (t *jobTable) stage(lo, hi int, enc *encoders) {
+func (t *jobTable) stage(lo, hi int) {
 	n := hi - lo
 	for k := range t.f {
 		t.f[k] = slices.Grow(t.f[k][:0], n)[:n]
@@ -344,7 +232,7 @@ func (t *jobTable) stage(lo, hi int, enc *encoders) {
 	t.lo = lo
 	res := t.res
 	blocks := (n + valueRows - 1) / valueRows
-	enc.each(blocks+1, func(b int, _ *[]parquet.Value) error {
+	columnar.Each(blocks+1, func(b int) error {
 		if b == blocks {
 			t.stagePieces(lo, hi)
 			return nil
@@ -491,7 +379,7 @@ type seriesTable struct {
 	ser  []engine.Sample
 }
 
-func (*seriesTable) stage(int, int, *encoders) {}
+func (*seriesTable) stage(int, int) {}
 
 // seriesColumns are the columns of series.parquet, in schema.Series' order.
 var seriesColumns = append(keyColumns(func(t *seriesTable) *runKeys { return &t.keys }), []column[*seriesTable]{

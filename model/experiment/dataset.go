@@ -108,8 +108,7 @@ func RunDataset(groups []Group, ds Dataset, opt Options) error {
 			return err
 		}
 	}
-	w := &cellWriter{root: opt.Out, sweep: ds.Sweep, commPart: ds.CommPartition, opt: opt, enc: newEncoders()}
-	defer w.enc.stop()
+	w := &cellWriter{root: opt.Out, sweep: ds.Sweep, commPart: ds.CommPartition, opt: opt}
 	write := func(o *output) error {
 		err := w.write(w.key(o), o)
 		o.res = nil
@@ -134,7 +133,6 @@ type cellWriter struct {
 	sweep    string
 	commPart bool // cells under comm= partitions
 	opt      Options
-	enc      *encoders
 	rows     sync.Pool // *jobTable: buffers kept between cells
 }
 
@@ -187,7 +185,7 @@ func (w *cellWriter) write(k schema.CellKey, o *output) (err error) {
 		}
 		jpw := schema.NewWriter[schema.Job](st.buf, meta)
 		st.pw = jpw
-		jf, err := newColFile(k.Path(schema.JobsTable), jpw, jobColumns, w.enc)
+		jf, err := newColFile(k.Path(schema.JobsTable), jpw, jobColumns)
 		if err != nil {
 			return err
 		}
@@ -208,7 +206,7 @@ func (w *cellWriter) write(k schema.CellKey, o *output) (err error) {
 		}
 		spw := schema.NewWriter[schema.Series](st.buf, meta)
 		st.pw = spw
-		sf, err := newColFile(k.Path(schema.SeriesTable), spw, seriesColumns, w.enc)
+		sf, err := newColFile(k.Path(schema.SeriesTable), spw, seriesColumns)
 		if err != nil {
 			return err
 		}

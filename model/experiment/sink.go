@@ -32,7 +32,6 @@ type sink struct {
 	dir     string
 	lock    *os.File
 	files   []*stream
-	enc     *encoders
 	jobs    *colFile[*jobTable]
 	rows    jobTable // the current run's job rows, buffers kept between runs
 	summary *parquet.GenericWriter[schema.Summary]
@@ -148,7 +147,7 @@ func newSink(opt Options, preps []*prepared) (_ *sink, err error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &sink{dir: opt.Out, lock: lock, tau: opt.BsldTau, enc: newEncoders()}
+	s := &sink{dir: opt.Out, lock: lock, tau: opt.BsldTau}
 	defer func() {
 		if err != nil {
 			s.abort()
@@ -200,7 +199,7 @@ func openColumns[T any, R table](s *sink, name string, meta schema.Meta, cols []
 	}
 	pw := schema.NewWriter[T](st.buf, meta)
 	st.pw = pw
-	return newColFile(name, pw, cols, s.enc)
+	return newColFile(name, pw, cols)
 }
 
 // metaOf returns the run's metadata: the options that shape the results and
@@ -257,8 +256,7 @@ func metaOf(opt Options, preps []*prepared) schema.Meta {
 }
 
 // write streams one run's rows. Jobs and series are written at the same
-// time, their columns sharing the encoders (each file's bytes depend only
-// on its own rows).
+// time (each file's bytes depend only on its own rows).
 func (s *sink) write(o *output) error {
 	jt := &s.rows
 	jt.reset(o, s.tau)
@@ -331,10 +329,6 @@ func (s *sink) abort() {
 		f.tmp.Discard()
 	}
 	s.files = nil
-	if s.enc != nil {
-		s.enc.stop()
-		s.enc = nil
-	}
 	if s.lock != nil {
 		s.lock.Close() // releases the flock
 		s.lock = nil

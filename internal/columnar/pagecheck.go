@@ -1,7 +1,6 @@
-package trace
+package columnar
 
 import (
-	"encoding/binary"
 	"fmt"
 	"io"
 	"strings"
@@ -11,45 +10,27 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 )
 
-// MaxParquetPageBytes bounds the uncompressed size a page of a Parquet
-// trace may claim (writers use pages of 64 KiB to 1 MiB; the columns are
+// MaxPageBytes bounds the uncompressed size a page of a Parquet file
+// may claim (writers use pages of 64 KiB to 1 MiB; the columns are
 // decoded at once, so a few dozen such pages may be held together).
-const MaxParquetPageBytes = 64 << 20
+const MaxPageBytes = 64 << 20
 
-// maxPageHeaderBytes bounds a page header (a few dozen bytes for the
-// numeric columns of a trace).
+// maxPageHeaderBytes bounds a page header (a few dozen bytes for
+// numeric columns).
 const maxPageHeaderBytes = 256 << 10
-
-// checkFooter checks that the footer length in the last 8 bytes of a
-// Parquet file (r, size bytes) fits in the file: the library allocates
-// the length it reads there before reading the footer (4 GiB claimed by a
-// 2 KB file, found by FuzzParquetTrace). A file too short to hold a
-// footer is left to the library's own error.
-func checkFooter(r io.ReaderAt, size int64) error {
-	if size < 12 {
-		return nil
-	}
-	var tail [8]byte
-	if _, err := r.ReadAt(tail[:], size-8); err != nil {
-		return err
-	}
-	if n := int64(binary.LittleEndian.Uint32(tail[:4])); string(tail[4:]) == "PAR1" && n > size-12 {
-		return fmt.Errorf("the footer claims %d bytes, the file holds %d", n, size)
-	}
-	return nil
-}
 
 // checkPages walks the page headers of every column chunk of f (read from
 // r, size bytes) before the Parquet library decodes a page: each column
 // chunk must lie inside the file, each page inside its column chunk, and
-// no page may claim more than MaxParquetPageBytes uncompressed; the
-// job_id pages must hold as many values as the footer claims rows. The
+// no page may claim more than MaxPageBytes uncompressed; the pages of
+// column rowsCol (a required flat column: a value a row; "" none) must
+// hold as many values as the footer claims rows. The
 // library allocates a page's compressed and uncompressed sizes as its
 // header claims before reading them: a damaged header (1.2 GB claimed in
 // a 6 KB file, found by FuzzParquetTrace) would allocate them, and a few
 // such pages decoded at once end the process out of memory, which no
 // recover can catch.
-func checkPages(r io.ReaderAt, size int64, f *parquet.File) error {
+func checkPages(r io.ReaderAt, size int64, f *parquet.File, rowsCol string) error {
 	var buf []byte
 	rows := int64(0)
 	for _, rg := range f.Metadata().RowGroups {
@@ -97,8 +78,8 @@ func checkPages(r io.ReaderAt, size int64, f *parquet.File) error {
 				if h.CompressedPageSize < 0 || pos+n+int64(h.CompressedPageSize) > end {
 					return fmt.Errorf("%s: the page at byte %d claims %d bytes, past the end of its column chunk (byte %d)", where, pos, h.CompressedPageSize, end)
 				}
-				if h.UncompressedPageSize < 0 || h.UncompressedPageSize > MaxParquetPageBytes {
-					return fmt.Errorf("%s: the page at byte %d claims %d bytes uncompressed (at most %d)", where, pos, h.UncompressedPageSize, MaxParquetPageBytes)
+				if h.UncompressedPageSize < 0 || h.UncompressedPageSize > MaxPageBytes {
+					return fmt.Errorf("%s: the page at byte %d claims %d bytes uncompressed (at most %d)", where, pos, h.UncompressedPageSize, MaxPageBytes)
 				}
 				switch {
 				case h.DataPageHeader.Valid:
@@ -108,11 +89,28 @@ func checkPages(r io.ReaderAt, size int64, f *parquet.File) error {
 				}
 				pos += n + int64(h.CompressedPageSize)
 			}
-			// job_id is required and flat: a value a row. The footer's row
-			// count sizes the jobs before any page is read; it must be the
-			// pages' (a damaged count once allocated a gigabyte of jobs).
-			if len(md.PathInSchema) == 1 && md.PathInSchema[0] == FieldNames[0] && values != rg.NumRows {
+			// The footer's row count sizes the rows before any page is
+			// read; it must be the pages' (a damaged count once allocated
+			// a gigabyte of jobs).
+			if rowsCol != "" && len(md.PathInSchema) == 1 && md.PathInSchema[0] == rowsCol && values != rg.NumRows {
 				return fmt.Errorf("%s: its pages hold %d values, the footer claims %d rows", where, values, rg.NumRows)
+			}
+		}
+	}
+	return nil
+}
+
+// checkCodecs refuses column chunks compressed with LZ4_RAW: the Parquet
+// library's LZ4 decoder doubles its buffer until the page decodes, so a
+// damaged page (or a damaged codec field turning zstd into LZ4_RAW, found
+// by FuzzParquetTrace) ends the process out of memory, which no recover
+// can catch. schedlab writes zstd; other writers use zstd, snappy or gzip
+// by default.
+func checkCodecs(f *parquet.File) error {
+	for _, rg := range f.Metadata().RowGroups {
+		for _, cc := range rg.Columns {
+			if cc.MetaData.Codec == format.Lz4Raw {
+				return fmt.Errorf("column %s: LZ4_RAW compression is not read (the Parquet library's LZ4 decoder cannot bound its memory on a damaged page): rewrite the file with zstd, snappy or gzip", strings.Join(cc.MetaData.PathInSchema, "."))
 			}
 		}
 	}
