@@ -27,7 +27,7 @@ const (
 )
 
 // headline matches full.md's first line.
-var headline = regexp.MustCompile(`^### Reproduction of suite (\S+) \(full\): (\d+) claims: (\d+) agree, (\d+) consistent but not significant, (\d+) disagree, (\d+) not comparable`)
+var headline = regexp.MustCompile(`^### Reproduction of suite (\S+) \(full\): (\d+) claims: (\d+) agree, (\d+) consistent but not significant, (\d+) disagrees?, (\d+) not comparable`)
 
 type result struct {
 	suite                         string
