@@ -16,6 +16,7 @@ type State struct {
 	// Version counts the changes to the busy array (strategies' caches
 	// are valid while it is unchanged).
 	Version uint64
+	rb      runBuf // runsOf's working lists
 }
 
 // newState returns an all-free state on g.
@@ -102,6 +103,7 @@ func (a *Allocator) Size() int { return a.s.G.N() }
 func (a *Allocator) Clone() policy.Allocator {
 	s := *a.s
 	s.busy = append([]uint64(nil), a.s.busy...)
+	s.rb = runBuf{}
 	st := a.strat
 	if c, ok := st.(cloner); ok {
 		st = c.clone()

@@ -54,6 +54,7 @@ type Curve struct {
 	pos        []int32  // node → curve position
 	free       []uint64 // by curve position: 1 free
 	scratch    []int
+	all        []int    // scratch: the free positions (least-span windows)
 	set        []uint64 // scratch: the nodes chosen, by node number
 	ivLo, ivN  int      // the interval of positions place chose (ivN = 0: the positions in scratch)
 }
@@ -174,7 +175,7 @@ func hilbertAxes(h uint64, b, dims int) [3]uint32 {
 func (c *Curve) clone() strategy {
 	d := *c
 	d.free = append([]uint64(nil), c.free...)
-	d.scratch, d.set = nil, nil
+	d.scratch, d.set, d.all = nil, nil, nil
 	return &d
 }
 
@@ -283,13 +284,14 @@ func (c *Curve) place(s *State, _ *policy.Job, k int, dst []policy.Piece) ([]pol
 			}
 			c.ivLo, c.ivN = start, k
 			c.scratch = pos
-			return s.G.runsOf(c.set, dst), true
+			return s.G.runsOfBuf(c.set, dst, &s.rb), true
 		}
 		// No interval holds the job: the k free positions of least span.
-		var all []int
+		all := c.all[:0]
 		for i := c.nextFree(0); i < n; i = c.nextFree(i + 1) {
 			all = append(all, i)
 		}
+		c.all = all
 		if len(all) < k {
 			return dst, false
 		}
@@ -313,5 +315,5 @@ func (c *Curve) place(s *State, _ *policy.Job, k int, dst []policy.Piece) ([]pol
 		c.set[n>>6] |= 1 << (uint(n) & 63)
 	}
 	c.scratch = pos
-	return s.G.runsOf(c.set, dst), true
+	return s.G.runsOfBuf(c.set, dst, &s.rb), true
 }

@@ -158,10 +158,25 @@ type block struct{ x, y, z, a, b, c int }
 // into cuboids (greedily, in node order): few pieces for a compact
 // placement, whatever allocated it. O(N/64 + runs).
 func (g Geom) runsOf(set []uint64, dst []policy.Piece) []policy.Piece {
-	var rects, cubes []block
-	var prevRow, curRow []int     // rects whose last row is the previous (current) row, by x
-	var prevPlane, curPlane []int // cubes whose last plane is the previous (current) one, by (y, x)
-	rowY, rowZ := -1, -1          // the current row
+	return g.runsOfBuf(set, dst, &runBuf{})
+}
+
+// runBuf holds runsOf's working lists, reused from call to call.
+type runBuf struct {
+	rects, cubes        []block
+	prevRow, curRow     []int
+	prevPlane, curPlane []int
+}
+
+// runsOfBuf is runsOf with its working lists in b.
+func (g Geom) runsOfBuf(set []uint64, dst []policy.Piece, b *runBuf) []policy.Piece {
+	rects, cubes := b.rects[:0], b.cubes[:0]
+	prevRow, curRow := b.prevRow[:0], b.curRow[:0]         // rects whose last row is the previous (current) row, by x
+	prevPlane, curPlane := b.prevPlane[:0], b.curPlane[:0] // cubes whose last plane is the previous (current) one, by (y, x)
+	defer func() {
+		b.rects, b.cubes, b.prevRow, b.curRow, b.prevPlane, b.curPlane = rects, cubes, prevRow, curRow, prevPlane, curPlane
+	}()
+	rowY, rowZ := -1, -1 // the current row
 	planeZ := -1
 	pr, pp := 0, 0 // cursors in prevRow, prevPlane
 	closeRow := func(y, z int) {
