@@ -228,6 +228,11 @@ type machineInfo struct {
 	Width  int    `json:"width,omitempty"`
 	Height int    `json:"height,omitempty"`
 	Dim    int    `json:"dim,omitempty"`
+	// Slices: the nodes are laid out on a Width×Height plane of the
+	// family's (policy.Family.View.Layout: a 3-D machine's planes side by
+	// side, Planes of them); pieces are drawn as rectangles there.
+	Slices bool `json:"slices,omitempty"`
+	Planes int  `json:"planes,omitempty"`
 }
 
 // replayJob is one job of the replay window. A mesh job's placement is
@@ -306,6 +311,11 @@ func (d *data) replay(r *http.Request) (any, error) {
 		Machine: machineInfo{Spec: m.String(), Kind: m.Kind, Procs: m.Procs, Width: m.Width, Height: m.Height, Dim: m.Dim}}
 	fam, _ := policy.FamilyOf(m.Kind)
 	grid := fam.View.Grid // placements drawn as W×H rectangles, else as node ranges
+	slices := fam.View.Layout != nil && fam.View.Rects != nil
+	if slices {
+		out.Machine.Slices, out.Machine.Planes = true, max(m.Depth, 1)
+		out.Machine.Width, out.Machine.Height = fam.View.Layout(m)
+	}
 	hi := rj.firstStart(w1)
 	for i := range rj.jobs[:hi] {
 		j := &rj.jobs[i]
@@ -321,7 +331,11 @@ func (d *data) replay(r *http.Request) (any, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: job %d of trace %s (%s / %s, rep %d): column \"placement\": %v", schema.JobsFile, j.ID, ri.Trace, ri.Alloc, ri.Sched, ri.Rep, err)
 			}
-			if grid {
+			if slices {
+				for _, p := range j.Placement {
+					x.Pieces = fam.View.Rects(m, policy.Piece{X: p.X, Y: p.Y, W: p.W, H: p.H, Mask: p.Mask}, x.Pieces)
+				}
+			} else if grid {
 				for _, p := range j.Placement {
 					x.Pieces = append(x.Pieces, [4]int32{p.X, p.Y, p.W, p.H})
 				}

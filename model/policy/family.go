@@ -75,6 +75,12 @@ type Family struct {
 	View struct {
 		Axis, How string
 		Grid      bool
+		// Layout and Rects, when set, lay the nodes out on a W×H plane
+		// for the placement views of report serve (a 3-D machine: its
+		// planes side by side): the plane's size, and the rectangles
+		// (x, y, w, h; y = 0 the bottom row) of piece p appended to dst.
+		Layout func(m Machine) (w, h int)
+		Rects  func(m Machine, p Piece, dst [][4]int32) [][4]int32
 	}
 
 	// Network, when set, returns the W×H mesh the communication models

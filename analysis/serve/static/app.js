@@ -493,8 +493,8 @@ function fmtT(t, sc) { return fmt(t / sc.div); }
 function layoutMachine(rp) {
   const c = $('machine');
   const m = rp.machine;
-  const L = { kind: m.kind, pad: 24 };
-  if (m.kind === 'mesh') {
+  const L = { kind: m.kind, pad: 24, slices: !!m.slices };
+  if (m.kind === 'mesh' || m.slices) {
     L.cols = m.width; L.rows = m.height;
     L.cell = Math.max(3, Math.floor(Math.min(640 / m.width, 560 / m.height)));
     L.cellW = L.cell; L.cellH = L.cell;
@@ -516,9 +516,10 @@ function layoutMachine(rp) {
   const notes = {
     mesh: `The ${m.width}×${m.height} mesh, node (0, 0) at the lower left; each running job is one colour, a rectangle per submesh of its placement (several for a non-contiguous allocation), labelled with its job id where it fits.`,
     cube: `The ${1 << m.dim} nodes of the ${m.dim}-cube by address (row-major, ${L.cols} per row${m.dim <= 8 ? ', addresses in binary' : ''}); each running job's subcube is one colour.`,
+    slices: `The ${m.procs} nodes of the ${m.spec} machine as its ${m.planes} planes z = 0, 1, … side by side, each an X×Y grid with node (0, 0) at its lower left; each running job is one colour, a rectangle per plane of each cuboid of its placement.`,
     flat: `The ${m.procs} processors in a strip (${L.cols} per row); each running job's processor ranges are one colour${rp.unplaced ? '; jobs without a recorded placement are stacked in start order after the placed ones (hatched)' : ''}.`,
   };
-  $('machine-note').textContent = notes[m.kind] || notes.flat;
+  $('machine-note').textContent = (m.slices ? notes.slices : notes[m.kind]) || notes.flat;
 }
 
 function jobColor(id) {
@@ -561,7 +562,7 @@ function drawMachine(t) {
     ctx.fillStyle = col;
     ctx.strokeStyle = 'rgba(0,0,0,0.55)';
     ctx.lineWidth = 1;
-    if (L.kind === 'mesh' && j.pieces) {
+    if ((L.kind === 'mesh' || L.slices) && j.pieces) {
       let big = null;
       for (const [x, y, w, h] of j.pieces) {
         // y = 0 is the bottom row
