@@ -313,7 +313,10 @@ func (d *data) replay(r *http.Request) (any, error) {
 	grid := fam.View.Grid // placements drawn as W×H rectangles, else as node ranges
 	slices := fam.View.Layout != nil && fam.View.Rects != nil
 	if slices {
-		out.Machine.Slices, out.Machine.Planes = true, max(m.Depth, 1)
+		out.Machine.Slices = true
+		if m.Depth > 0 {
+			out.Machine.Planes = m.Depth
+		}
 		out.Machine.Width, out.Machine.Height = fam.View.Layout(m)
 	}
 	hi := rj.firstStart(w1)

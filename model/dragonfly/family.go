@@ -45,6 +45,7 @@ func Family() policy.Family {
 			return p.W >= 1 && p.H == 1 && p.X >= 0 && p.Y == 0 && p.Mask == 0 && int(p.X)+int(p.W) <= m.Procs
 		},
 	}
+	f.View.Layout, f.View.Rects = layout, rects
 	f.View.Axis = "node number (group by group, router by router)"
 	f.View.How = "a strip per node number: group i holds nodes i·A·P..(i+1)·A·P−1 and router r nodes r·P..r·P+P−1; rectangles are each job's node ranges"
 	return f

@@ -56,6 +56,7 @@ func Family() policy.Family {
 			return p.W >= 1 && p.H == 1 && p.X >= 0 && p.Y == 0 && p.Mask == 0 && int(p.X)+int(p.W) <= m.Procs
 		},
 	}
+	f.View.Layout, f.View.Rects = layout, rects
 	f.View.Axis = "node number (depth first from the top switch)"
 	f.View.How = "a strip per node number: rectangles are each job's node ranges; a leaf switch holds consecutive node numbers (R1 of them on fattree:R1x...), a level-l switch the consecutive nodes of its subtree"
 	return f
