@@ -1,80 +1,11 @@
 package fattree_test
 
 import (
-	"math"
 	"path/filepath"
-	"slices"
 	"testing"
 
-	"github.com/schedlab/schedlab/model/catalog"
-	"github.com/schedlab/schedlab/model/engine"
-	"github.com/schedlab/schedlab/model/internal/benchload"
-	"github.com/schedlab/schedlab/model/policy"
+	"github.com/schedlab/schedlab/model/internal/familytest"
 )
-
-// checkAll replays a LANL-like workload on m under every default
-// (allocator, scheduler) pair of the catalog with the engine's invariant
-// checker, and returns the mean over jobs of the mean hop distance of
-// their placements, by allocator.
-func checkAll(t *testing.T, spec string, n int) map[string]float64 {
-	t.Helper()
-	m, err := policy.ParseMachine(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, _ := policy.FamilyOf(m.Kind)
-	pairs, err := catalog.Pairs(m, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := benchload.LANLLike(n, 0.9, 1)
-	for i := range src {
-		src[i].Procs = max(1, min(m.Procs, src[i].Procs*m.Procs/1024))
-	}
-	sum, cnt := map[string]float64{}, map[string]float64{}
-	scheds := map[string]bool{}
-	for _, p := range pairs {
-		a, err := p.NewAllocator(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := p.NewScheduler(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := engine.Run(slices.Clone(src), m, a, s, engine.Options{Check: true, Placement: true})
-		if err != nil {
-			t.Fatalf("%s %s/%s: %v", spec, p.Alloc, p.Sched, err)
-		}
-		scheds[p.Sched] = true
-		for i, j := range res.Jobs {
-			ps := res.Placement(i)
-			if j.End < 0 || len(ps) == 0 {
-				t.Fatalf("%s/%s: job %d did not run or has no placement", p.Alloc, p.Sched, j.ID)
-			}
-			for _, pc := range ps {
-				if !f.Valid(m, pc) {
-					t.Fatalf("%s/%s: job %d: invalid piece %+v", p.Alloc, p.Sched, j.ID, pc)
-				}
-			}
-			l := f.Locality(m, ps)
-			if l.Span < 1 || j.Procs > 1 && (math.IsNaN(l.MeanHops) || l.MeanHops < 0) {
-				t.Fatalf("%s/%s: job %d: locality %+v", p.Alloc, p.Sched, j.ID, l)
-			}
-			if j.Procs > 1 {
-				sum[p.Alloc] += l.MeanHops
-				cnt[p.Alloc]++
-			}
-		}
-	}
-	if len(scheds) < 10 {
-		t.Errorf("%s: only %d schedulers ran: %v", spec, len(scheds), scheds)
-	}
-	for k := range sum {
-		sum[k] /= cnt[k]
-	}
-	return sum
-}
 
 // Every fat-tree allocator × every scheduler runs under the checker, on a
 // radix tree and on a topology.conf tree; Slurm's tree selection places
@@ -84,9 +15,9 @@ func TestEverySchedulerChecked(t *testing.T) {
 	if testing.Short() {
 		n = 300
 	}
-	disp := checkAll(t, "fattree:16x8x8", n)
+	disp := familytest.CheckAll(t, "fattree:16x8x8", n)
 	if !(disp["ft-tree"] < disp["ft-random"] && disp["ft-tree"] < disp["ft-spread"]) {
 		t.Errorf("mean hops: %v: want ft-tree the lowest", disp)
 	}
-	checkAll(t, "fattree:file="+filepath.Join("testdata", "topology.conf"), n/5)
+	familytest.CheckAll(t, "fattree:file="+filepath.Join("testdata", "topology.conf"), n/5)
 }

@@ -1,6 +1,11 @@
 package nodepool
 
-import "sort"
+import (
+	"sort"
+	"sync"
+
+	"github.com/schedlab/schedlab/model/policy"
+)
 
 // Columns lays a machine's nodes out for a placement view: columns of
 // consecutive node numbers (a leaf switch's, a router's) side by side,
@@ -51,4 +56,30 @@ func (l *Columns) Rects(lo, hi int, dst [][4]int32) [][4]int32 {
 		n = end
 	}
 	return dst
+}
+
+var layouts sync.Map // policy.Machine → *Columns
+
+// ColumnsOf returns the layout of machine m, which build makes the first
+// time it is asked for (one per machine of a process).
+func ColumnsOf(m policy.Machine, build func() *Columns) *Columns {
+	if l, ok := layouts.Load(m); ok {
+		return l.(*Columns)
+	}
+	l, _ := layouts.LoadOrStore(m, build())
+	return l.(*Columns)
+}
+
+// View returns a family's View.Layout and View.Rects for the layout
+// of each machine that columns gives, the pieces being ranges of node
+// numbers (policy.Range).
+func View(columns func(policy.Machine) *Columns) (layout func(policy.Machine) (int, int), rects func(policy.Machine, policy.Piece, [][4]int32) [][4]int32) {
+	layout = func(m policy.Machine) (int, int) {
+		l := columns(m)
+		return l.W, l.H
+	}
+	rects = func(m policy.Machine, p policy.Piece, dst [][4]int32) [][4]int32 {
+		return columns(m).Rects(int(p.X), int(p.X)+int(p.W), dst)
+	}
+	return layout, rects
 }
