@@ -20,7 +20,7 @@ var badFlags = map[string]string{
 	"check": "maybe", "shape": "round", "comm": "tachyon", "estimates": "psychic", "bsld-tau": "-5",
 	"warmup": "-1", "until-last-arrival": "maybe", "until": "-3", "keep-partial": "maybe", "no-series": "maybe",
 	"placement": "maybe", "table": "wide", "force-memory": "maybe", "quiet": "maybe", "strict": "maybe",
-	"events": "batch", "warmup-finished": "1.5",
+	"events": "batch", "warmup-finished": "1.5", "stretch": "sst:a=1",
 }
 
 // oneLine checks that msg is one line (a usage error adds its pointer to
