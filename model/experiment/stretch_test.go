@@ -1,8 +1,14 @@
 package experiment
 
 import (
+	"cmp"
+	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/apache/arrow/go/v17/parquet/file"
+
+	"github.com/schedlab/schedlab/model/schema"
 	"github.com/schedlab/schedlab/trace"
 )
 
@@ -41,6 +47,29 @@ func TestStretchRun(t *testing.T) {
 		r := rows[0]
 		if !nearly(r.MeanResponse, c.response) || !nearly(r.Makespan, c.makespan) {
 			t.Errorf("%q: mean response %g, makespan %g; want %g, %g", c.stretch, r.MeanResponse, r.Makespan, c.response, c.makespan)
+		}
+	}
+}
+
+// The files record the stretch model in schedlab.options, canonical, and
+// nothing of it when off.
+func TestStretchMeta(t *testing.T) {
+	for st, want := range map[string]string{"": "", "off": "", "hops:alpha=.30": `"stretch":"hops:alpha=0.3"`} {
+		dir := t.TempDir()
+		if _, err := Run([]*trace.Trace{spread3()}, Options{Out: dir, Allocs: []string{"df-spread"}, Scheds: []string{"fcfs"}, Stretch: st, Workers: 1}); err != nil {
+			t.Fatal(err)
+		}
+		pr, err := file.OpenParquetFile(filepath.Join(dir, schema.SummaryFile), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := pr.MetaData().KeyValueMetadata().FindValue(schema.KeyOptions)
+		pr.Close()
+		if v == nil {
+			t.Fatalf("%q: no options metadata", st)
+		}
+		if got := strings.Contains(*v, `"stretch"`); got != (want != "") || want != "" && !strings.Contains(*v, want) {
+			t.Errorf("%q: options %s, want %s", st, *v, cmp.Or(want, "no stretch key"))
 		}
 	}
 }
