@@ -2,11 +2,13 @@ package stretch_test
 
 import (
 	"math/bits"
+	"math/rand/v2"
 	"testing"
 
 	_ "github.com/schedlab/schedlab/model/catalog"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/stretch"
+	"github.com/schedlab/schedlab/model/torus"
 )
 
 // bruteBest is the least hop-bytes of a k-node subset of n nodes, for
@@ -79,5 +81,57 @@ func BenchmarkBest16CubedSmall(b *testing.B) {
 	f, _ := policy.FamilyOf(m.Kind)
 	for i := 0; i < b.N; i++ {
 		stretch.Best(m.Procs, 256, f.Hops(m))
+	}
+}
+
+// onePiece is node v as a one-node piece of a placement on m.
+func onePiece(m policy.Machine, v int) policy.Piece {
+	switch m.Kind {
+	case "torus", "mesh3d":
+		g := torus.GeomOf(m)
+		x, y, z := g.XYZ(v)
+		return g.Piece(torus.Cuboid{X0: x, Y0: y, Z0: z, A: 1, B: 1, C: 1})
+	case "mesh":
+		x, y := policy.XY(m.Width, v)
+		return policy.Rect(x, y, 1, 1)
+	}
+	return policy.Range(v, 1)
+}
+
+// TestHopsAgreeWithLocality: the hop distance the best placement is
+// grown from (Family.Hops) is the one the hop_bytes column sums
+// (Family.Locality), on random placements; and no placement of the small
+// machines beats Best.
+func TestHopsAgreeWithLocality(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, spec := range []string{
+		"torus:6x5x4", "torus:5x3", "mesh3d:4x3x5", "mesh:7x5", "cube:6",
+		"fattree:3x3x3", "fattree:4x4", "dragonfly:g=5,a=3,p=2,h=2", "dragonfly:g=3,a=2,p=2,h=1",
+	} {
+		m, err := policy.ParseMachine(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, _ := policy.FamilyOf(m.Kind)
+		hops := f.Hops(m)
+		best := stretch.Best(m.Procs, m.Procs, hops)
+		for range 50 {
+			k := 1 + rng.IntN(m.Procs)
+			nodes := rng.Perm(m.Procs)[:k]
+			var ps []policy.Piece
+			var sum int64
+			for _, a := range nodes {
+				ps = append(ps, onePiece(m, a))
+				for _, b := range nodes {
+					sum += int64(hops(a, b))
+				}
+			}
+			if hb := f.Locality(m, ps).HopBytes; hb != float64(sum) {
+				t.Errorf("%s %v: Locality hop-bytes %g, Σ Hops %d", spec, nodes, hb, sum)
+			}
+			if float64(sum) < best[k] {
+				t.Errorf("%s %v: hop-bytes %d below Best %g", spec, nodes, sum, best[k])
+			}
+		}
 	}
 }

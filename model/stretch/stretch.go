@@ -22,12 +22,14 @@
 //     every ordered pair.
 //
 // F ≥ 1, and F = 1 for a job of one node or placed as well as possible.
-// The best hop-bytes hb*(k) are those of the placement grown greedily from
-// node 0 of the family's hop distance (Family.Hops): each step adds the
-// node whose distances to the nodes chosen sum least (the lowest number
-// on ties). On the families' small machines this is the minimum over all
-// k-node placements (brute force in the tests); where it is not, hb may
-// be below hb* and F is clamped at 1.
+// The best hop-bytes hb*(k) come from the family's hop distance
+// (Family.Hops) by a beam search (Best): placements grown from node 0 one
+// node at a time, the Beam of least hop-bytes kept at each size, and for
+// k above half the machine also the whole machine shrunk one node at a
+// time. On the families' small machines this is the minimum over all
+// k-node placements (brute force in the tests); on larger ones it is the
+// best found, and a placement better than it is not sped up (F is
+// clamped at 1).
 //
 // The model is a policy.ProgressModel: at a job's first start its rate
 // becomes 1/F (its end r·F after its start, whatever the scheduler
