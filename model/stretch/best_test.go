@@ -1,6 +1,7 @@
 package stretch_test
 
 import (
+	"fmt"
 	"math/bits"
 	"math/rand/v2"
 	"testing"
@@ -56,31 +57,37 @@ func TestBestBruteForce(t *testing.T) {
 			hops := f.Hops(m)
 			want := bruteBest(m.Procs, hops)
 			got := stretch.Best(m.Procs, m.Procs, hops)
+			// Without the kept distances (rows of 16 nodes at most:
+			// some kept, the others computed each time).
+			old := stretch.SetRowCap(16 * 16)
+			uncached := stretch.Best(m.Procs, m.Procs, hops)
+			stretch.SetRowCap(old)
 			for k := range want {
-				if got[k] != float64(want[k]) {
-					t.Errorf("k=%d: greedy %g, brute force %d", k, got[k], want[k])
+				if got[k] != float64(want[k]) || uncached[k] != got[k] {
+					t.Errorf("k=%d: beam %g (%g without kept distances), brute force %d", k, got[k], uncached[k], want[k])
 				}
 			}
 		})
 	}
 }
 
-// BenchmarkBest16Cubed is the best hop-bytes of every size on a
-// 16×16×16 torus (the shrinking beam included).
-func BenchmarkBest16Cubed(b *testing.B) {
-	m, _ := policy.ParseMachine("torus:16x16x16")
-	f, _ := policy.FamilyOf(m.Kind)
-	for i := 0; i < b.N; i++ {
-		stretch.Best(m.Procs, m.Procs, f.Hops(m))
-	}
-}
-
-// BenchmarkBest16CubedSmall is the same up to jobs of 256 nodes.
-func BenchmarkBest16CubedSmall(b *testing.B) {
-	m, _ := policy.ParseMachine("torus:16x16x16")
-	f, _ := policy.FamilyOf(m.Kind)
-	for i := 0; i < b.N; i++ {
-		stretch.Best(m.Procs, 256, f.Hops(m))
+// BenchmarkBest is the best hop-bytes of every size up to 256 nodes and
+// up to the whole machine (the shrinking beam included) on machines of
+// 4,096 nodes.
+func BenchmarkBest(b *testing.B) {
+	for _, spec := range []string{"torus:16x16x16", "fattree:16x16x16", "dragonfly:g=32,a=16,p=8,h=2"} {
+		m, err := policy.ParseMachine(spec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		f, _ := policy.FamilyOf(m.Kind)
+		for _, kmax := range []int{256, m.Procs} {
+			b.Run(fmt.Sprintf("%s/k=%d", spec, kmax), func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					stretch.Best(m.Procs, kmax, f.Hops(m))
+				}
+			})
+		}
 	}
 }
 

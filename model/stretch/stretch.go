@@ -183,11 +183,10 @@ func Best(n, kmax int, hops func(a, b int) int) []float64 {
 		for v := range all.in {
 			all.in[v] = true
 			all.key ^= b.z[v]
-			for u := range all.sum {
-				d := int64(hops(v, u))
-				all.sum[u] += d
-				all.hb += d
-			}
+			b.shift(all.sum, v, 1)
+		}
+		for _, d := range all.sum {
+			all.hb += d
 		}
 		lo := n/2 + 1
 		for i, hb := range b.run(all, n, lo, false) {
@@ -238,28 +237,65 @@ func (a cand) less(b cand) bool {
 }
 
 type beamer struct {
-	n    int
-	hops func(a, b int) int
-	z    []uint64
+	n     int
+	hops  func(a, b int) int
+	z     []uint64
+	rows  [][]uint16 // node v's distances to every node, once computed (rowCap)
+	cells int        // entries held in rows
+}
+
+// rowCap bounds the distances Best keeps (2 bytes each): 32 Mi entries,
+// all of a 4,096-node machine's, a part of larger ones'.
+var rowCap = 32 << 20
+
+// row returns v's distances to every node, computed once while rowCap
+// allows (nil otherwise, or when a distance exceeds 65535).
+func (b *beamer) row(v int) []uint16 {
+	if b.rows == nil {
+		b.rows = make([][]uint16, b.n)
+	}
+	if r := b.rows[v]; r != nil || b.cells+b.n > rowCap {
+		return r
+	}
+	r := make([]uint16, b.n)
+	for u := range r {
+		d := b.hops(v, u)
+		if d > math.MaxUint16 {
+			return nil
+		}
+		r[u] = uint16(d)
+	}
+	b.rows[v] = r
+	b.cells += b.n
+	return r
+}
+
+// shift adds sign times v's distances to sum.
+func (b *beamer) shift(sum []int64, v int, sign int64) {
+	if r := b.row(v); r != nil {
+		for u, d := range r {
+			sum[u] += sign * int64(d)
+		}
+		return
+	}
+	for u := range sum {
+		sum[u] += sign * int64(b.hops(v, u))
+	}
 }
 
 // add returns p with node v added.
 func (b *beamer) add(p *state, v int) *state {
-	c := &state{sum: make([]int64, b.n), in: slices.Clone(p.in), hb: p.hb + 2*p.sum[v], key: p.key ^ b.z[v]}
+	c := &state{sum: slices.Clone(p.sum), in: slices.Clone(p.in), hb: p.hb + 2*p.sum[v], key: p.key ^ b.z[v]}
 	c.in[v] = true
-	for u := range c.sum {
-		c.sum[u] = p.sum[u] + int64(b.hops(v, u))
-	}
+	b.shift(c.sum, v, 1)
 	return c
 }
 
 // remove returns p without node v.
 func (b *beamer) remove(p *state, v int) *state {
-	c := &state{sum: make([]int64, b.n), in: slices.Clone(p.in), hb: p.hb - 2*p.sum[v], key: p.key ^ b.z[v]}
+	c := &state{sum: slices.Clone(p.sum), in: slices.Clone(p.in), hb: p.hb - 2*p.sum[v], key: p.key ^ b.z[v]}
 	c.in[v] = false
-	for u := range c.sum {
-		c.sum[u] = p.sum[u] - int64(b.hops(v, u))
-	}
+	b.shift(c.sum, v, -1)
 	return c
 }
 
