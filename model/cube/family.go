@@ -36,6 +36,9 @@ func Family() policy.Family {
 		Dispersion: func(_ policy.Machine, ps []policy.Piece) float64 { return metrics.CubeDispersion(ps) },
 		Locality:   func(_ policy.Machine, ps []policy.Piece) policy.Locality { return metrics.CubeLocality(ps) },
 		Nodes:      appendNodes,
+		Hops: func(policy.Machine) func(a, b int) int {
+			return func(a, b int) int { return bits.OnesCount(uint(a ^ b)) }
+		},
 		Valid: func(m policy.Machine, p policy.Piece) bool {
 			return p.W >= 1 && p.H == 1 && p.X >= 0 && p.Y == 0 && p.Mask >= 0 && int(p.Mask) < m.Procs &&
 				int(p.X) < m.Procs && p.X&p.Mask == 0 && int(p.W) == 1<<bits.OnesCount32(uint32(p.Mask))

@@ -41,6 +41,7 @@ func Family() policy.Family {
 		Placements: true,
 		Dispersion: func(m policy.Machine, ps []policy.Piece) float64 { return Of(m).Locality(ps).MeanHops },
 		Locality:   func(m policy.Machine, ps []policy.Piece) policy.Locality { return Of(m).Locality(ps) },
+		Hops:       func(m policy.Machine) func(a, b int) int { return Of(m).Hops },
 		Valid: func(m policy.Machine, p policy.Piece) bool {
 			return p.W >= 1 && p.H == 1 && p.X >= 0 && p.Y == 0 && p.Mask == 0 && int(p.X)+int(p.W) <= m.Procs
 		},

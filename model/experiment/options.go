@@ -15,6 +15,7 @@ import (
 	"github.com/schedlab/schedlab/model/mesh"
 	"github.com/schedlab/schedlab/model/network"
 	"github.com/schedlab/schedlab/model/policy"
+	"github.com/schedlab/schedlab/model/stretch"
 )
 
 // Kind is the type of a replay option's value.
@@ -60,6 +61,7 @@ var ReplayOptions = []Option{
 	{Name: "shape", Flag: "shape", Key: "shape", Kind: StringOption, Default: mesh.ShapeSquare, Doc: "mesh machines: the w×h request of a job that gives only a processor count n: square (the most square w×h ≥ n with h = ⌈n/w⌉), row (n×1) or exact (a factor pair w·h = n); a job with no shape that fits is rejected"},
 	{Name: "comm", Flag: "comm", Key: "comm", Kind: StringOption, Default: network.Off, Doc: "mesh machines: communication model: off (a job's residence is its run time, as Chu 1995 assumes), analytic (contention-free latency) or wormhole (packet-level XY wormhole simulation), with parameters, e.g. wormhole:ts=3,plen=8,msgs=5,unit=round (Bani-Mohammad et al. 2006; model/network): a job's residence is its communication time plus its run time",
 		KeyDoc: "a setting or an array of settings (a dimension of the cells)"},
+	{Name: "stretch", Flag: "stretch", Key: "stretch", Kind: StringOption, Default: stretch.Off, Doc: "run-time stretch by placement on machines with a hop distance (mesh, mesh3d, torus, cube, fattree, dragonfly): off (a job runs its trace's run time, replays of logs stay exact), hops:alpha=A (run × (1 + A·(d − d*)), d the placement's mean pairwise hops, d* the best placement's of as many nodes) or sst:a=A,b=B (SST's allocation-based timing: run × (1 + A·hb^B)/(1 + A·hb*^B), hb the all-to-all hop-bytes); the estimate stays the request (docs/modelling.md, Run-time stretch)"},
 	{Name: "estimates", Flag: "estimates", Key: "estimates", Kind: StringOption, Default: admit.EstimatesRequested, Doc: "runtime estimates: requested (user's requested time when known, else actual), actual, or factor:x=X (X times the actual run time); backfilling may also predict run times (easy:predict=user2, docs/backfilling.md)"},
 	{Name: "bsld-tau", Flag: "bsld-tau", Key: "bsld_tau", Kind: FloatOption, Default: DefaultBsldTau, Doc: "bounded-slowdown threshold τ (seconds)"},
 	{Name: "warmup", Flag: "warmup", Key: "warmup", Kind: IntOption, Doc: "leave the first N jobs out of the statistics"},
@@ -220,6 +222,22 @@ func Validate(opt *Options) error {
 			return err
 		}
 	}
+	if err := CheckStretch(opt.Stretch); err != nil {
+		return err
+	}
+	if st, _ := stretch.Parse(opt.Stretch); st.On() {
+		if opt.Comm != "" {
+			if c, _ := network.Parse(opt.Comm); c.Mode != network.Off {
+				return &FieldError{Field: "stretch", Value: opt.Stretch, Msg: "not with a communication model (--comm " + opt.Comm + ")"}
+			}
+		}
+		if opt.Machine != "" {
+			m, _ := policy.ParseMachine(opt.Machine)
+			if f, _ := policy.FamilyOf(m.Kind); f.Hops == nil || f.Locality == nil {
+				return &FieldError{Field: "stretch", Value: opt.Stretch, Msg: "machine " + opt.Machine + " has no hop distance (mesh, mesh3d, torus, cube, fattree and dragonfly machines have)"}
+			}
+		}
+	}
 	if opt.Estimates == "" {
 		opt.Estimates = admit.EstimatesRequested
 	}
@@ -328,6 +346,14 @@ func CheckPolicies(field, mode string, specs []string) error {
 func CheckComm(c string) error {
 	if _, err := network.Parse(c); err != nil {
 		return fieldErr("comm", c, err)
+	}
+	return nil
+}
+
+// CheckStretch checks a run-time stretch setting (stretch.Parse).
+func CheckStretch(s string) error {
+	if _, err := stretch.Parse(s); err != nil {
+		return fieldErr("stretch", s, err)
 	}
 	return nil
 }

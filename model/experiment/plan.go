@@ -87,6 +87,7 @@ type Options struct {
 	Mode             string   // "rigid" (default when "") or a family's mode: "malleable" replays flat:P as malleable:P (policy.InMode)
 	Events           string   // event semantics: EventsInstant (default when "") or EventsSequential (flat machines only)
 	Comm             string   // communication model on mesh machines (model/network.Parse: off, analytic, wormhole:ts=3,plen=8,msgs=5); "" → off
+	Stretch          string   // run-time stretch by placement (model/stretch.Parse: off, hops:alpha=A, sst:a=A,b=B); "" → off
 	Placement        bool     // record placements in jobs.parquet (O(pieces) per job; the count allocator scatters jobs in many pieces)
 	Out              string   // output directory; "" → write nothing
 	Version          string   // tool version recorded in the files' metadata

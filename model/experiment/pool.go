@@ -10,6 +10,7 @@ import (
 	"github.com/schedlab/schedlab/model/network"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/schema"
+	"github.com/schedlab/schedlab/model/stretch"
 )
 
 // output is one finished run: its engine result (rows are made from it
@@ -170,6 +171,22 @@ func runTask(tk task, opt Options, tick func(jobs int, now, first, last float64)
 	}
 	if model != nil {
 		eopt.Progress = model
+	}
+	if st, err := stretch.Parse(opt.Stretch); err != nil {
+		return fail(err)
+	} else if st.On() {
+		if model != nil {
+			return fail(fmt.Errorf("--stretch %s: not with --comm %s", st, comm))
+		}
+		kmax := 0
+		for i := range jobs {
+			kmax = max(kmax, jobs[i].Need())
+		}
+		sm, err := stretch.New(st, p.m, kmax)
+		if err != nil {
+			return fail(err)
+		}
+		eopt.Progress = sm
 	}
 	if tick != nil && len(jobs) > 0 {
 		first, last := jobs[0].Submit, jobs[len(jobs)-1].Submit

@@ -18,6 +18,7 @@ import (
 	"github.com/schedlab/schedlab/model/network"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/schema"
+	"github.com/schedlab/schedlab/model/stretch"
 	"github.com/schedlab/schedlab/trace"
 )
 
@@ -231,6 +232,9 @@ func metaOf(opt Options, preps []*prepared) schema.Meta {
 	}
 	if opt.Events == EventsSequential {
 		o.Events = opt.Events
+	}
+	if st, _ := stretch.Parse(opt.Stretch); st.On() {
+		o.Stretch = st.String()
 	}
 	o.WarmupFinished = opt.WarmupFinished
 	var ts []schema.TraceInfo

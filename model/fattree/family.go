@@ -52,6 +52,7 @@ func Family() policy.Family {
 		Placements: true,
 		Dispersion: func(m policy.Machine, ps []policy.Piece) float64 { return locality(m, ps).MeanHops },
 		Locality:   locality,
+		Hops:       hops,
 		Valid: func(m policy.Machine, p policy.Piece) bool {
 			return p.W >= 1 && p.H == 1 && p.X >= 0 && p.Y == 0 && p.Mask == 0 && int(p.X)+int(p.W) <= m.Procs
 		},
@@ -117,6 +118,15 @@ func TreeOf(m policy.Machine) (*Tree, error) {
 	}
 	t, _ := radixTrees.LoadOrStore(m.Param, Radix(r))
 	return t.(*Tree), nil
+}
+
+// hops is Family.Hops (Tree.Hops); nil when m's tree cannot be read.
+func hops(m policy.Machine) func(a, b int) int {
+	t, err := TreeOf(m)
+	if err != nil {
+		return nil
+	}
+	return t.Hops
 }
 
 // locality is Family.Locality (Tree.Locality); a machine whose tree cannot

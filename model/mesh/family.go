@@ -42,6 +42,9 @@ func Family() policy.Family {
 		Dispersion: func(_ policy.Machine, ps []policy.Piece) float64 { return metrics.MeshDispersion(ps) },
 		Locality:   func(_ policy.Machine, ps []policy.Piece) policy.Locality { return metrics.MeshLocality(ps) },
 		Nodes:      appendNodes,
+		Hops: func(m policy.Machine) func(a, b int) int {
+			return func(a, b int) int { return abs(a%m.Width-b%m.Width) + abs(a/m.Width-b/m.Width) }
+		},
 		Valid: func(m policy.Machine, p policy.Piece) bool {
 			return p.W >= 1 && p.H >= 1 && p.X >= 0 && p.Y >= 0 && p.Mask == 0 &&
 				int(p.X)+int(p.W) <= m.Width && int(p.Y)+int(p.H) <= m.Height

@@ -63,6 +63,11 @@ type Family struct {
 	// Locality, when set, measures a placement's locality on m (see
 	// Locality); nil: the family reports only Dispersion.
 	Locality func(m Machine, ps []Piece) Locality
+	// Hops, when set, returns the hop distance between two node numbers
+	// of m (those of Nodes, or of range pieces), with Locality's
+	// measure: the run-time stretch model (model/stretch) grows the best
+	// placement of k nodes from it. nil: no stretch on this family.
+	Hops func(m Machine) func(a, b int) int
 	// Nodes, when set, appends the node numbers of piece p on m to dst;
 	// nil: pieces are ranges of node numbers (X..X+W−1).
 	Nodes func(m Machine, p Piece, dst []int) []int

@@ -440,6 +440,7 @@ type Options struct {
 	Mode     string   `json:"mode,omitempty"`    // "malleable" for dynamic space sharing (omitted: rigid)
 	Comm     string   `json:"comm,omitempty"`    // the communication model (replay --comm; omitted: off)
 	Events   string   `json:"events,omitempty"`  // "sequential" event semantics (replay --events; omitted: instant)
+	Stretch  string   `json:"stretch,omitempty"` // the run-time stretch model (replay --stretch; omitted: off)
 	// WarmupFinished is the fraction of the completed jobs left out by
 	// finish time (replay --warmup-finished; omitted: 0).
 	WarmupFinished float64 `json:"warmup_finished,omitempty"`

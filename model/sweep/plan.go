@@ -128,6 +128,9 @@ type Replay struct {
 	// wormhole:ts=3,plen=8,msgs=5; model/network): one setting, or an
 	// array of settings, a dimension of the cells (see Plan).
 	Comm any `toml:"comm"`
+	// Stretch is the run-time stretch model (off, hops:alpha=A,
+	// sst:a=A,b=B; model/stretch), one setting for every cell.
+	Stretch string `toml:"stretch"`
 }
 
 // MaxReps bounds a workload's replications, and MaxTraces its traces
@@ -479,6 +482,7 @@ func (f *File) options(o *experiment.Options) error {
 		UntilLastArrival: r.UntilLastArrival, Until: r.Until, KeepPartial: r.KeepPartial, Check: r.Check,
 		NoSeries: r.Series != nil && !*r.Series, Placement: r.Placement == nil || *r.Placement,
 		NoJobs: r.Jobs != nil && !*r.Jobs, Shape: r.Shape, Mode: r.Mode, Comm: comm, Events: r.Events, WarmupFinished: r.WarmupFinished,
+		Stretch: r.Stretch,
 	}
 	if err := experiment.Validate(o); err != nil {
 		return f.fieldErr(err)

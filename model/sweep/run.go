@@ -19,6 +19,7 @@ import (
 	"github.com/schedlab/schedlab/model/experiment"
 	"github.com/schedlab/schedlab/model/policy"
 	"github.com/schedlab/schedlab/model/schema"
+	"github.com/schedlab/schedlab/model/stretch"
 	"github.com/schedlab/schedlab/trace"
 )
 
@@ -127,6 +128,9 @@ func (p *Plan) metaOptions(o experiment.Options) schema.Options {
 		Sweep: p.Name, Machines: p.File.Replay.Machines, NoJobs: o.NoJobs, Shape: o.Shape, Until: o.Until, Mode: o.Mode, Comm: o.Comm}
 	if p.CommSwept() {
 		opts.Comms = p.comms
+	}
+	if st, _ := stretch.Parse(o.Stretch); st.On() {
+		opts.Stretch = st.String()
 	}
 	if o.Events == experiment.EventsSequential {
 		opts.Events = o.Events

@@ -76,6 +76,7 @@ func Family(kind string) policy.Family {
 		Placements: true,
 		Dispersion: func(m policy.Machine, ps []policy.Piece) float64 { return GeomOf(m).MeanHops(ps) },
 		Locality:   func(m policy.Machine, ps []policy.Piece) policy.Locality { return GeomOf(m).Locality(ps) },
+		Hops:       func(m policy.Machine) func(a, b int) int { return GeomOf(m).Dist },
 		Nodes: func(m policy.Machine, p policy.Piece, dst []int) []int {
 			g := GeomOf(m)
 			c, ok := g.CuboidOf(p)

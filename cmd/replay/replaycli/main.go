@@ -91,7 +91,7 @@ func runOptions(c *cli.Context) (experiment.Options, error) {
 	}
 	opt := experiment.Options{
 		Machine: c.String("machine"), Mode: c.String("mode"), Allocs: allocs, Scheds: scheds, Workers: c.Int("j"),
-		Check: c.Bool("check"), Estimates: c.String("estimates"), BsldTau: c.Float64("bsld-tau"), Shape: c.String("shape"), Comm: c.String("comm"),
+		Check: c.Bool("check"), Estimates: c.String("estimates"), BsldTau: c.Float64("bsld-tau"), Shape: c.String("shape"), Comm: c.String("comm"), Stretch: c.String("stretch"),
 		Events: c.String("events"), Warmup: c.Int("warmup"), WarmupFinished: c.Float64("warmup-finished"), UntilLastArrival: c.Bool("until-last-arrival"), Until: c.Float64("until"),
 		KeepPartial: c.Bool("keep-partial"), NoSeries: c.Bool("no-series"), Placement: c.Bool("placement"),
 		Out: c.String("out"), Version: version, ReleaseTraces: true,

@@ -20,7 +20,7 @@ var badFlags = map[string]string{
 	"check": "maybe", "shape": "round", "comm": "tachyon", "estimates": "psychic", "bsld-tau": "-5",
 	"warmup": "-1", "until-last-arrival": "maybe", "until": "-3", "keep-partial": "maybe", "no-series": "maybe",
 	"placement": "maybe", "table": "wide", "force-memory": "maybe", "quiet": "maybe", "strict": "maybe",
-	"events": "batch", "warmup-finished": "1.5",
+	"events": "batch", "warmup-finished": "1.5", "stretch": "sst:a=1",
 }
 
 // oneLine checks that msg is one line (a usage error adds its pointer to
@@ -73,7 +73,7 @@ var badKeys = map[string]string{
 	"machines": `["flat:0"]`, "mode": `"elastic"`, "allocs": `["nosuch"]`, "scheds": `["nosuch"]`, "check": `"maybe"`,
 	"shape": `"round"`, "comm": `"tachyon"`, "estimates": `"psychic"`, "bsld_tau": `-5`, "warmup": `-1`,
 	"until_last_arrival": `"maybe"`, "until": `-3`, "keep_partial": `"maybe"`, "series": `"maybe"`, "jobs": `"maybe"`,
-	"placement": `"maybe"`, "events": `"batch"`, "warmup_finished": `1.5`,
+	"placement": `"maybe"`, "events": `"batch"`, "warmup_finished": `1.5`, "stretch": `"hops:alpha=-1"`,
 }
 
 // sweepFails runs replay sweep on a plan whose line 'line' is the bad key
