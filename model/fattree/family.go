@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/schedlab/schedlab/model/policy"
 )
@@ -68,6 +69,9 @@ func parse(arg string) (policy.Machine, error) {
 	if path, ok := strings.CutPrefix(arg, "file="); ok {
 		if path == "" {
 			return policy.Machine{}, fmt.Errorf("file=: want the path of a Slurm topology.conf")
+		}
+		if strings.ContainsFunc(path, unicode.IsControl) {
+			return policy.Machine{}, fmt.Errorf("file=%q: a path without control characters", path)
 		}
 		t, err := LoadConf(path)
 		if err != nil {
