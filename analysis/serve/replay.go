@@ -230,9 +230,10 @@ type machineInfo struct {
 	Dim    int    `json:"dim,omitempty"`
 	// Slices: the nodes are laid out on a Width×Height plane of the
 	// family's (policy.Family.View.Layout: a 3-D machine's planes side by
-	// side, Planes of them); pieces are drawn as rectangles there.
-	Slices bool `json:"slices,omitempty"`
-	Planes int  `json:"planes,omitempty"`
+	// side, a fat tree's leaf switches, a dragonfly's routers); pieces are
+	// drawn as rectangles there.
+	Slices bool   `json:"slices,omitempty"`
+	Note   string `json:"note,omitempty"` // how the layout reads (policy.Family.View.Note)
 }
 
 // replayJob is one job of the replay window. A mesh job's placement is
@@ -313,10 +314,7 @@ func (d *data) replay(r *http.Request) (any, error) {
 	grid := fam.View.Grid // placements drawn as W×H rectangles, else as node ranges
 	slices := fam.View.Layout != nil && fam.View.Rects != nil
 	if slices {
-		out.Machine.Slices = true
-		if m.Depth > 0 {
-			out.Machine.Planes = m.Depth
-		}
+		out.Machine.Slices, out.Machine.Note = true, fam.View.Note
 		out.Machine.Width, out.Machine.Height = fam.View.Layout(m)
 	}
 	hi := rj.firstStart(w1)

@@ -437,7 +437,11 @@ func TestCDF(t *testing.T) {
 }
 
 type replayResult struct {
-	Machine   struct{ Kind, Spec string }
+	Machine struct {
+		Kind, Spec, Note string
+		Slices           bool
+		Width, Height    int
+	}
 	Span      [2]any
 	Window    [2]any
 	Truncated bool
@@ -751,5 +755,25 @@ func TestCurvesLogSuggested(t *testing.T) {
 		if c.LogSuggested != want {
 			t.Errorf("%s: log_suggested %v, want %v", metric, c.LogSuggested, want)
 		}
+	}
+}
+
+// A machine whose family lays its nodes out (policy.Family.View.Layout:
+// a dragonfly's routers in columns, a gap between groups) gets its
+// placements as rectangles of that layout, with its size and note.
+func TestReplaySlices(t *testing.T) {
+	// dragonfly:g=3,a=2,p=2,h=1: columns at x = 0, 1 | 3, 4 | 6, 7; nodes
+	// 2..8 are router 1, group 1 and the bottom node of router 4.
+	set := placedSet("dragonfly:g=3,a=2,p=2,h=1", 12, []schema.Piece{{X: 2, W: 7, H: 1}})
+	srv := newServer(t, set, Options{})
+	var r replayResult
+	if get(t, srv, "/api/replay?run=0", &r) != 200 {
+		t.Fatal(r.Error)
+	}
+	if !r.Machine.Slices || r.Machine.Width != 8 || r.Machine.Height != 2 || !strings.Contains(r.Machine.Note, "a column per router") {
+		t.Errorf("machine %+v", r.Machine)
+	}
+	if len(r.Jobs) != 1 || !slices.Equal(r.Jobs[0].Pieces, [][4]int32{{1, 0, 1, 2}, {3, 0, 2, 2}, {6, 0, 1, 1}}) || len(r.Jobs[0].Ranges) != 0 {
+		t.Errorf("jobs %+v", r.Jobs)
 	}
 }

@@ -47,6 +47,7 @@ func Family() policy.Family {
 		},
 	}
 	f.View.Layout, f.View.Rects = layout, rects
+	f.View.Note = "a column per router (its nodes from the bottom up), the routers of one group side by side, a gap between groups"
 	f.View.Axis = "node number (group by group, router by router)"
 	f.View.How = "a strip per node number: group i holds nodes i·A·P..(i+1)·A·P−1 and router r nodes r·P..r·P+P−1; rectangles are each job's node ranges"
 	return f

@@ -59,6 +59,7 @@ func Family() policy.Family {
 		},
 	}
 	f.View.Layout, f.View.Rects = layout, rects
+	f.View.Note = "a column per leaf switch (its nodes from the bottom up), the leaves of one level-2 switch side by side, a gap between level-2 switches"
 	f.View.Axis = "node number (depth first from the top switch)"
 	f.View.How = "a strip per node number: rectangles are each job's node ranges; a leaf switch holds consecutive node numbers (R1 of them on fattree:R1x...), a level-l switch the consecutive nodes of its subtree"
 	return f

@@ -86,6 +86,8 @@ type Family struct {
 		// (x, y, w, h; y = 0 the bottom row) of piece p appended to dst.
 		Layout func(m Machine) (w, h int)
 		Rects  func(m Machine, p Piece, dst [][4]int32) [][4]int32
+		// Note says how that layout reads ("a column per router, ...").
+		Note string
 	}
 
 	// Network, when set, returns the W×H mesh the communication models

@@ -94,6 +94,7 @@ func Family(kind string) policy.Family {
 		f.Syntax, f.Doc, f.Order = "torus:XxYxZ", "an X×Y×Z torus (wrap-around links; torus:XxY is two-dimensional)", 41
 	}
 	f.View.Layout, f.View.Rects = layout, rects
+	f.View.Note = "its planes z = 0, 1, … side by side, each an X×Y grid with node (0, 0) at its lower left; a rectangle per plane of each cuboid of a placement"
 	f.View.Axis = "node number (x + X·(y + Y·z))"
 	f.View.How = "a strip per node number, the planes z = 0, 1, … as consecutive blocks of X·Y numbers: rectangles are the node ranges each job held (jobs.parquet placement)"
 	return f

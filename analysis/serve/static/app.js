@@ -516,12 +516,10 @@ function layoutMachine(rp) {
   const notes = {
     mesh: `The ${m.width}×${m.height} mesh, node (0, 0) at the lower left; each running job is one colour, a rectangle per submesh of its placement (several for a non-contiguous allocation), labelled with its job id where it fits.`,
     cube: `The ${1 << m.dim} nodes of the ${m.dim}-cube by address (row-major, ${L.cols} per row${m.dim <= 8 ? ', addresses in binary' : ''}); each running job's subcube is one colour.`,
-    slices: `The ${m.procs} nodes of the ${m.spec} machine as its ${m.planes} planes z = 0, 1, … side by side, each an X×Y grid with node (0, 0) at its lower left; each running job is one colour, a rectangle per plane of each cuboid of its placement.`,
-    fattree: `The ${m.procs} nodes of ${m.spec}: a column per leaf switch (its nodes from the bottom up), the leaves of one level-2 switch side by side, a gap between level-2 switches; each running job is one colour.`,
-    dragonfly: `The ${m.procs} nodes of ${m.spec}: a column per router (its nodes from the bottom up), the routers of one group side by side, a gap between groups; each running job is one colour.`,
+    slices: `The ${m.procs} nodes of ${m.spec}: ${m.note}; each running job is one colour.`,
     flat: `The ${m.procs} processors in a strip (${L.cols} per row); each running job's processor ranges are one colour${rp.unplaced ? '; jobs without a recorded placement are stacked in start order after the placed ones (hatched)' : ''}.`,
   };
-  $('machine-note').textContent = notes[m.kind] || (m.slices ? notes.slices : notes.flat);
+  $('machine-note').textContent = (m.slices ? notes.slices : notes[m.kind]) || notes.flat;
 }
 
 function jobColor(id) {
