@@ -10,6 +10,7 @@ import (
 	"github.com/schedlab/schedlab/model/engine"
 	"github.com/schedlab/schedlab/model/internal/benchload"
 	"github.com/schedlab/schedlab/model/policy"
+	"github.com/schedlab/schedlab/model/sched"
 )
 
 // CheckAll replays a LANL-like workload on m under every default
@@ -74,4 +75,32 @@ func CheckAll(t testing.TB, spec string, n int) map[string]float64 {
 		sum[k] /= cnt[k]
 	}
 	return sum
+}
+
+// BenchFCFS replays 100,000 LANL-like jobs (sizes scaled ×4) under FCFS
+// on machine spec with each of allocs, reporting jobs/s of the engine and
+// allocator alone.
+func BenchFCFS(b *testing.B, spec string, allocs []policy.AllocatorSpec) {
+	m, err := policy.ParseMachine(spec)
+	if err != nil {
+		b.Fatal(err)
+	}
+	src := benchload.LANLLike(100000, 0.9, 1)
+	for i := range src {
+		src[i].Procs = min(m.Procs, src[i].Procs*4)
+	}
+	for _, s := range allocs {
+		b.Run(s.Name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				a, err := s.New(m, policy.Params{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := engine.Run(slices.Clone(src), m, a, sched.NewFCFS(), engine.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(src))*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+		})
+	}
 }
