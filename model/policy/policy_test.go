@@ -87,6 +87,9 @@ func TestParseSpecQuotes(t *testing.T) {
 	if _, _, err := ParseSpec(`ext:cmd=python3 'a b'`); err == nil || err.Error() != `policy "ext:cmd=python3 'a b'": parameter "cmd": a quoted value must be quoted whole ('...' or "...")` {
 		t.Fatalf("stray quote: %v", err)
 	}
+	if _, _, err := ParseSpec(`x:k='a'b'`); err == nil || !strings.Contains(err.Error(), `parameter "k": a quoted value cannot hold its own quote character`) {
+		t.Fatalf("inner quote: %v", err)
+	}
 	if got := SplitList(`fcfs,ext:cmd='a,b',easy`); len(got) != 3 || got[1] != "ext:cmd='a,b'" {
 		t.Fatalf("SplitList %q", got)
 	}

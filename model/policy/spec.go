@@ -15,7 +15,8 @@ type Params map[string]string
 // ParseSpec splits "mq:q=32,order=down" into the policy name and its
 // parameters. A value may be quoted, 'like this' or "like this", to hold
 // commas and spaces (ext:cmd='python3 my_sched.py'); the quotes are not
-// part of the value.
+// part of the value, and a value quoted with one kind may hold only the
+// other (there is no escape), so no value holds both.
 func ParseSpec(s string) (name string, p Params, err error) {
 	name, rest, _ := strings.Cut(strings.TrimSpace(s), ":")
 	name = strings.TrimSpace(name)
@@ -30,6 +31,9 @@ func ParseSpec(s string) (name string, p Params, err error) {
 		k, v, ok := strings.Cut(kv, "=")
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
 		if n := len(v); n >= 2 && (v[0] == '\'' || v[0] == '"') && v[n-1] == v[0] {
+			if strings.IndexByte(v[1:n-1], v[0]) >= 0 {
+				return "", nil, fmt.Errorf("policy %q: parameter %q: a quoted value cannot hold its own quote character (quote with the other one)", s, k)
+			}
 			v = v[1 : n-1]
 		} else if strings.ContainsAny(v, `'"`) {
 			return "", nil, fmt.Errorf("policy %q: parameter %q: a quoted value must be quoted whole ('...' or \"...\")", s, k)
