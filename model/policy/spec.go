@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Params are a policy's parameters, as given on the command line in
@@ -75,9 +76,9 @@ func SplitList(s string) []string {
 }
 
 // quoted returns v as ParseSpec reads it back: quoted when it holds a
-// comma, a quote or a space.
+// comma, a quote or white space.
 func quoted(v string) string {
-	if !strings.ContainsAny(v, `,'" `) {
+	if !strings.ContainsAny(v, `,'"`) && !strings.ContainsFunc(v, unicode.IsSpace) {
 		return v
 	}
 	if strings.Contains(v, "'") {
@@ -87,7 +88,7 @@ func quoted(v string) string {
 }
 
 // String returns the parameters as "k=v,k=v" in key order ("" when
-// empty), values holding a comma, a quote or a space quoted.
+// empty), values holding a comma, a quote or white space quoted.
 func (p Params) String() string {
 	keys := make([]string, 0, len(p))
 	for k := range p {
