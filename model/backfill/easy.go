@@ -58,6 +58,7 @@ type EASY struct {
 	// orders do not change with time.
 	idle, shadowed, static bool
 	idleVer                int
+	noSkip                 bool // tests: no pass skipped, no shadow time reused
 }
 
 // shadowMemo is a shadow time computed with the running set at version
@@ -153,7 +154,17 @@ func (s *EASY) arm(sys policy.System, j *policy.Job) {
 
 // correct applies the prediction corrections due at now to the running
 // jobs, keeping the running set in order of predicted end.
+//
+// A correction moves a running job's predicted end from before now to
+// after it. When both ends are before the job at which the head fits
+// (shadowMemo.endAt), the shadow time and the extra processors are
+// unchanged: the releases up to that job are the same, and those before
+// it only fewer. The memo then stays valid, and so does an idle last
+// pass (see Schedule): the corrections alone start nothing.
 func (s *EASY) correct(sys policy.System, now float64) {
+	m := &s.shc
+	memo := !s.noSkip && m.ok && m.ver == s.runVer
+	idle := !s.noSkip && s.idle && s.idleVer == s.runVer && (!s.shadowed || memo)
 	for len(s.exp) > 0 && s.exp[0].t <= now {
 		e := s.exp.pop()
 		r := e.j
@@ -162,8 +173,15 @@ func (s *EASY) correct(sys policy.System, now float64) {
 		}
 		old := s.end(r)
 		s.est.correct(r, now)
-		s.run.move(r, old, s.end(r))
+		nu := s.end(r)
+		s.run.move(r, old, nu)
 		s.runVer++
+		if memo = memo && old < m.endAt && nu < m.endAt; memo {
+			m.ver = s.runVer
+		}
+		if idle = idle && (!s.shadowed || memo); idle {
+			s.idleVer = s.runVer
+		}
 		s.arm(sys, r)
 	}
 }
@@ -228,7 +246,7 @@ func (s *EASY) Schedule(sys policy.System) {
 	// either: the head still does not fit, and the shadow time is the same
 	// (when the job at which the head fits has not outrun its estimate),
 	// so the test for candidates is only stricter (now is later).
-	if s.idle && s.idleVer == s.runVer && (!s.shadowed || s.shc.ok && s.shc.ver == s.runVer && s.shc.endAt >= now) {
+	if !s.noSkip && s.idle && s.idleVer == s.runVer && (!s.shadowed || s.shc.ok && s.shc.ver == s.runVer && s.shc.endAt >= now) {
 		return
 	}
 	s.shadowed = false
@@ -365,7 +383,7 @@ func (s *EASY) shadow(al policy.Capacity, head *policy.Job, now float64) (shadow
 	avail := al.Free()
 	placeFailed := avail >= head.Procs
 	m := &s.shc
-	if m.ok && m.ver == s.runVer && m.head == head && m.free == avail && !placeFailed && m.endAt >= now {
+	if !s.noSkip && m.ok && m.ver == s.runVer && m.head == head && m.free == avail && !placeFailed && m.endAt >= now {
 		return m.shadow, m.extra
 	}
 	*m = shadowMemo{ok: !placeFailed, ver: s.runVer, head: head, free: avail, endAt: math.Inf(1), shadow: math.Inf(1)}
