@@ -260,6 +260,7 @@ type Conservative struct {
 	pm       []int32 // prefix minima of full's free counts (fitsNow), empty when stale
 	initFree int
 	procs    []int  // processors held by each running job, by Job.Index
+	sum      blocks // block summaries of the queue (limited depth: candidates)
 	done     []done // jobs finished since the last pass
 	// full, advanced to the next pass's time and rid of the jobs done
 	// since, is that pass's starting profile: it need not be rebuilt
@@ -271,6 +272,8 @@ type Conservative struct {
 	// need not compress (see quick).
 	valid   bool
 	noQuick bool // tests: always compress
+	// tests: candidates scans every job (no block of the queue skipped)
+	noBlockSkip bool
 }
 
 // done is a finished job's place in full: procs processors until end.
@@ -317,6 +320,9 @@ func NewConservative() *Conservative { return newDepth(infDepth, nil) }
 func newDepth(k int, ord *order) *Conservative {
 	s := &Conservative{depth: k, limited: k != infDepth}
 	s.q = queue{ord: ord, est: func(j *policy.Job) float64 { return j.Estimate }}
+	if s.limited {
+		s.q.sum = &s.sum // the candidates' scan (candidates)
+	}
 	return s
 }
 
@@ -400,8 +406,8 @@ func (s *Conservative) Schedule(sys policy.System) {
 	s.initRun = append(s.initRun[:0], s.run...)
 	s.initFree = al.Free()
 	full.newEpoch()
-	if !s.synced || !s.catchUp(now, waiting) {
-		s.rebuild(full, now, waiting)
+	if holders := s.holders(waiting); !s.synced || !s.catchUp(now, holders) {
+		s.rebuild(full, now, holders)
 	}
 	s.done = s.done[:0]
 	s.synced = true
@@ -558,15 +564,8 @@ func (s *Conservative) Schedule(sys policy.System) {
 	}
 	if firstCand >= 0 {
 		s.pm = s.pm[:0]
-		procs, free := s.q.Procs(), int32(al.Free())
-		for i := firstCand; i < len(waiting) && free > 0; i++ {
-			if procs[i] > free {
-				continue
-			}
-			if j := waiting[i]; j.Start < 0 && !s.hasRes(j) && s.backfill(sys, j) {
-				started = true
-				free = int32(al.Free())
-			}
+		if s.candidates(sys, firstCand) {
+			started = true
 		}
 	}
 	if started {
@@ -649,7 +648,7 @@ func (s *Conservative) quick(sys policy.System) bool {
 	}
 	now := sys.Now()
 	waiting := s.q.Jobs()
-	for _, j := range waiting {
+	for _, j := range s.holders(waiting) {
 		if s.hasRes(j) && s.resOf(j) < now {
 			s.valid = false // a job that should have started: compress
 			return false
@@ -660,8 +659,15 @@ func (s *Conservative) quick(sys policy.System) bool {
 	ok, started := true, false
 	nres, depth := 0, s.maxRes()
 	s.pm = s.pm[:0] // full changes until the first candidate
-	for _, j := range waiting {
+	for k, j := range waiting {
 		if nres >= depth {
+			if !s.q.sorted() {
+				// In arrival order no job behind holds a reservation.
+				if s.candidates(sys, k) {
+					started = true
+				}
+				break
+			}
 			if s.hasRes(j) {
 				ok = false // a reservation beyond the depth: a full pass drops it
 				break
@@ -764,6 +770,56 @@ func (s *Conservative) backfill(sys policy.System, j *policy.Job) bool {
 	full.reserve(now, j.Estimate, j.Alloc.Procs())
 	s.pm = s.pm[:0]
 	return true
+}
+
+// holders is the part of waiting where the jobs holding a reservation
+// are: all of it, but in arrival order with a limited depth, where they
+// are the first ones (the jobs behind the depth never had one), up to the
+// first without.
+func (s *Conservative) holders(waiting []*policy.Job) []*policy.Job {
+	if !s.limited || s.q.sorted() {
+		return waiting
+	}
+	for k, j := range waiting {
+		if !s.hasRes(j) {
+			return waiting[:k]
+		}
+	}
+	return waiting
+}
+
+// candidates tries the waiting jobs from position from (relative to the
+// queue's head) on, in queue order, each started if it holds no
+// reservation and fits now without delaying any (backfill). It skips the
+// blocks of the queue (blocks) where no job can: their smallest request
+// exceeds the free processors, or their smallest estimate outlasts the
+// room for their smallest request (full's free count, least from now,
+// only falls with a later end). It reports whether a job started.
+func (s *Conservative) candidates(sys policy.System, from int) bool {
+	q := &s.q
+	s.sum.update(q)
+	jobs, procs := q.jobs, q.procs // absolute positions
+	bp, be := s.sum.minP, s.sum.minEst
+	now, al := sys.Now(), sys.Capacity()
+	free := int32(al.Free())
+	started := false
+	for i := q.head + from; i < len(jobs) && free > 0; {
+		if k := i / blockSize; i%blockSize == 0 && !s.noBlockSkip && (bp[k] > free || be[k] > 0 && !s.fitsNow(resEnd(now, be[k]), bp[k])) {
+			i += blockSize
+			continue
+		}
+		for end := min(i-i%blockSize+blockSize, len(jobs)); i < end && free > 0; i++ {
+			if procs[i] > free {
+				continue
+			}
+			if j := jobs[i]; j.Start < 0 && !s.hasRes(j) && s.backfill(sys, j) {
+				s.sum.kill(q, i)
+				started = true
+				free = int32(al.Free())
+			}
+		}
+	}
+	return started
 }
 
 // fitsNow reports whether full, which starts now, has k free from now

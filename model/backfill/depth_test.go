@@ -230,3 +230,61 @@ func TestDepthActs(t *testing.T) {
 	}
 	_ = math.Inf
 }
+
+// TestDepthCandidateScan checks the scan for backfill candidates beyond
+// the reservation depth, which skips blocks of the queue where no job can
+// start (Conservative.candidates), against the scan of every job, job
+// for job: random loaded workloads with estimates too short and too long,
+// depths 0, 2 and 8, arrival and shortest-first order, the count and
+// contig allocators, with and without the passes that skip compression;
+// and depths 2 and 8 on the real logs of ../shared/traces up to CTC-SP2's
+// size.
+func TestDepthCandidateScan(t *testing.T) {
+	const procs = 32
+	m := policy.Machine{Kind: policy.Flat, Procs: procs}
+	run := func(t *testing.T, src []policy.Job, m policy.Machine, k int, ord *order, contig, noQuick bool) string {
+		var got [2][]float64
+		for v := range got {
+			s := newDepth(k, ord)
+			s.noBlockSkip, s.noQuick = v == 1, noQuick
+			jobs := slices.Clone(src)
+			var al policy.Allocator = flat.NewCount(m.Procs)
+			if contig {
+				al = flat.NewContig(m.Procs)
+			}
+			res, err := engine.Run(jobs, m, al, s, engine.Options{Check: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, j := range res.Jobs {
+				got[v] = append(got[v], j.Start)
+			}
+		}
+		return firstDiff(src, got[0], got[1])
+	}
+	for _, k := range []int{0, 2, 8} {
+		for _, name := range []string{"fcfs", "sjf"} {
+			ord, err := parseOrder(policy.Params{"order": name}, "order", "fcfs")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for seed := uint64(1); seed <= 8; seed++ {
+				src := tiedJobs(1500, procs, seed, 1.5+float64(seed%3), false)
+				contig, noQuick := seed%2 == 0, seed%4 == 3
+				if d := run(t, src, m, k, ord, contig, noQuick); d != "" {
+					t.Fatalf("k=%d order=%s seed %d contig %v noQuick %v: %s (blocks skipped, then every job scanned)", k, name, seed, contig, noQuick, d)
+				}
+			}
+		}
+	}
+	for _, l := range realLogs[:3] {
+		t.Run(l.file, func(t *testing.T) {
+			src, m := realLogJobs(t, l.file, l.procs)
+			for _, k := range []int{2, 8} {
+				if d := run(t, src, m, k, nil, false, false); d != "" {
+					t.Fatalf("k=%d: %s (blocks skipped, then every job scanned)", k, d)
+				}
+			}
+		})
+	}
+}
