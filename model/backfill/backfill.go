@@ -261,6 +261,17 @@ type Conservative struct {
 	initFree int
 	procs    []int  // processors held by each running job, by Job.Index
 	sum      blocks // block summaries of the queue (limited depth: candidates)
+	// In arrival order with a limited depth (lazy), the jobs started stay
+	// in q, their requests marked by blocks.kill, until they make up half
+	// of it (removeStarted): dead counts them, and heads are the positions
+	// (absolute) of those started by the current pass from a reservation,
+	// not yet marked.
+	dead  int
+	heads []int
+	// pass numbers the compressing passes; startedIn is the pass in which
+	// each running job started, by Job.Index.
+	pass      int32
+	startedIn []int32
 	done     []done // jobs finished since the last pass
 	// full, advanced to the next pass's time and rid of the jobs done
 	// since, is that pass's starting profile: it need not be rebuilt
@@ -365,17 +376,53 @@ func (s *Conservative) started(j *policy.Job) {
 	s.run.add(j)
 	for len(s.procs) <= int(j.Index) {
 		s.procs = append(s.procs, 0)
+		s.startedIn = append(s.startedIn, 0)
 	}
 	s.procs[j.Index] = j.Alloc.Procs()
+	s.startedIn[j.Index] = s.pass
+	if s.lazy() {
+		s.dead++
+		s.resv[j.Index] = math.NaN() // it holds none (holders)
+	}
 }
 
 // Waiting is the queue length.
-func (s *Conservative) Waiting() int { return s.q.Len() }
+func (s *Conservative) Waiting() int { return s.q.Len() - s.dead }
+
+// lazy reports whether started jobs leave the queue lazily (dead).
+func (s *Conservative) lazy() bool { return s.limited && !s.q.sorted() }
+
+// removeStarted takes the jobs started by a pass out of the queue: at
+// once, or when lazy by marking them (blocks.kill) and removing them only
+// from the head or once they make up half of the queue.
+func (s *Conservative) removeStarted() {
+	q := &s.q
+	if !s.lazy() {
+		q.RemoveStarted(0)
+		return
+	}
+	for _, i := range s.heads {
+		s.sum.kill(q, i)
+	}
+	s.heads = s.heads[:0]
+	n := 0
+	for _, j := range q.Jobs() {
+		if j.Start < 0 {
+			break
+		}
+		n++
+	}
+	q.Pop(n)
+	if s.dead -= n; s.dead > q.Len()/2 {
+		q.RemoveStarted(0)
+		s.dead = 0
+	}
+}
 
 // Schedule compresses the reservations in queue order, gives the new jobs
 // theirs, and starts the jobs whose reservation is now.
 func (s *Conservative) Schedule(sys policy.System) {
-	if !s.dirty || s.q.Len() == 0 {
+	if !s.dirty || s.Waiting() == 0 {
 		s.dirty = false
 		return
 	}
@@ -406,6 +453,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 	s.initRun = append(s.initRun[:0], s.run...)
 	s.initFree = al.Free()
 	full.newEpoch()
+	s.pass++
 	if holders := s.holders(waiting); !s.synced || !s.catchUp(now, holders) {
 		s.rebuild(full, now, holders)
 	}
@@ -423,7 +471,9 @@ func (s *Conservative) Schedule(sys policy.System) {
 		s.rebuild(base, now, nil)
 		for _, w := range waiting[:k] {
 			if w.Start >= 0 {
-				base.reserve(now, w.Estimate, w.Alloc.Procs())
+				if s.startedIn[w.Index] == s.pass { // else running, in initRun
+					base.reserve(now, w.Estimate, w.Alloc.Procs())
+				}
 			} else if t := s.resOf(w); s.hasRes(w) && !math.IsInf(t, 1) {
 				base.reserve(t, w.Estimate, w.Procs)
 			}
@@ -436,6 +486,9 @@ func (s *Conservative) Schedule(sys policy.System) {
 	// every reservation is placed.
 	firstCand := -1
 	for k, j := range waiting {
+		if j.Start >= 0 {
+			continue // started by an earlier pass, still queued (lazy)
+		}
 		if nres >= depth {
 			// Beyond the reservation depth: j holds none (it gives up the
 			// one it held if jobs placed ahead of it took its place in
@@ -521,6 +574,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 		if t == now && al.Free() >= j.Procs {
 			if sys.Start(j) {
 				s.started(j)
+				s.heads = append(s.heads, s.q.head+k)
 				started = true
 				if haveBase {
 					base.reserve(now, j.Estimate, j.Alloc.Procs())
@@ -569,7 +623,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 		}
 	}
 	if started {
-		s.q.RemoveStarted(0)
+		s.removeStarted()
 	}
 }
 
@@ -660,6 +714,9 @@ func (s *Conservative) quick(sys policy.System) bool {
 	nres, depth := 0, s.maxRes()
 	s.pm = s.pm[:0] // full changes until the first candidate
 	for k, j := range waiting {
+		if j.Start >= 0 {
+			continue // started by an earlier pass, still queued (lazy)
+		}
 		if nres >= depth {
 			if !s.q.sorted() {
 				// In arrival order no job behind holds a reservation.
@@ -691,6 +748,7 @@ func (s *Conservative) quick(sys policy.System) bool {
 				}
 				started = true
 				s.started(j)
+				s.heads = append(s.heads, s.q.head+k)
 				if j.Alloc.Procs() != j.Procs {
 					ok = false // the profile holds j.Procs
 					break
@@ -708,6 +766,7 @@ func (s *Conservative) quick(sys policy.System) bool {
 			}
 			started = true
 			s.started(j)
+			s.heads = append(s.heads, s.q.head+k)
 			full.reserve(now, j.Estimate, j.Alloc.Procs())
 			s.pm = s.pm[:0]
 			continue
@@ -721,7 +780,7 @@ func (s *Conservative) quick(sys policy.System) bool {
 		nres++
 	}
 	if started {
-		s.q.RemoveStarted(0)
+		s.removeStarted()
 	}
 	if !ok {
 		s.valid = false
@@ -781,7 +840,7 @@ func (s *Conservative) holders(waiting []*policy.Job) []*policy.Job {
 		return waiting
 	}
 	for k, j := range waiting {
-		if !s.hasRes(j) {
+		if j.Start < 0 && !s.hasRes(j) {
 			return waiting[:k]
 		}
 	}
