@@ -272,7 +272,7 @@ type Conservative struct {
 	// each running job started, by Job.Index.
 	pass      int32
 	startedIn []int32
-	done     []done // jobs finished since the last pass
+	done      []done // jobs finished since the last pass
 	// full, advanced to the next pass's time and rid of the jobs done
 	// since, is that pass's starting profile: it need not be rebuilt
 	// (see catchUp).
