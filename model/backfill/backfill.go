@@ -634,9 +634,25 @@ func (s *Conservative) Schedule(sys policy.System) {
 // now).
 func (s *Conservative) rebuild(p *profile, now float64, waiting []*policy.Job) {
 	p.reset(now, s.initFree)
+	// The releases, appended in initRun's order (estimated end): the
+	// profile that releasing each in turn makes (p.release), built in one
+	// sweep.
 	for _, r := range s.initRun {
-		p.release(max(estEnd(r), now), s.procs[r.Index])
-		if r.Start == now && estEnd(r) <= now {
+		t, k := max(estEnd(r), now), int32(s.procs[r.Index])
+		last := len(p.t) - 1
+		switch {
+		case t == p.t[last]:
+			p.f[last] += k
+		case k != 0 || !p.compact:
+			p.t = append(p.t, t)
+			p.f = append(p.f, p.f[last]+k)
+		}
+	}
+	for _, r := range s.initRun {
+		if estEnd(r) > now {
+			break
+		}
+		if r.Start == now {
 			// Started at this instant with a zero estimate (by the quick
 			// pass that handed over to this one): it holds its start
 			// instant, as the reservation it started from did, and is not
