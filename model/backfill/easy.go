@@ -145,7 +145,7 @@ func (s *EASY) start(sys policy.System, j *policy.Job) {
 // it outlives it.
 func (s *EASY) arm(sys policy.System, j *policy.Job) {
 	if t, ok := s.est.expiry(j); ok {
-		s.exp.push(expiry{t, j})
+		s.exp.push(expiry{t, j.ID, j})
 		if t > sys.Now() {
 			sys.Wake(t)
 		}
@@ -188,15 +188,16 @@ func (s *EASY) correct(sys policy.System, now float64) {
 
 // expiry is the time t at which running job j outlives its prediction.
 type expiry struct {
-	t float64
-	j *policy.Job
+	t  float64
+	id int64 // j.ID, kept here for the heap's comparisons
+	j  *policy.Job
 }
 
 // expHeap is a min-heap of expiries by time, then job ID.
 type expHeap []expiry
 
 func (h expHeap) less(a, b int) bool {
-	return h[a].t < h[b].t || h[a].t == h[b].t && h[a].j.ID < h[b].j.ID
+	return h[a].t < h[b].t || h[a].t == h[b].t && h[a].id < h[b].id
 }
 
 func (h *expHeap) push(e expiry) {
