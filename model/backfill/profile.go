@@ -167,31 +167,44 @@ func (p *profile) drop(i int) {
 
 // addRange changes the free count by d over [a, b) (b = +Inf: from a on).
 func (p *profile) addRange(a, b float64, d int32) {
-	i := p.split(a)
-	e := len(p.f)
-	if !math.IsInf(b, 1) {
-		e = p.splitFrom(b, i+1)
+	if !(a < b) {
+		return
 	}
-	f := p.f[i:e]
+	i := p.split(a)
+	// The segments from i up to b change (found by the same scan, not a
+	// search), and b becomes a breakpoint (its segment keeping the count
+	// it had).
+	ts, fs := p.t, p.f[:len(p.t)]
+	e := i
 	// The segments that change sign: from [-d, 0) to ≥ 0 when d > 0, from
 	// [0, -d) to < 0 when d < 0 (one unsigned comparison each).
 	changed := 0
 	if d > 0 {
-		for j, v := range f {
+		for ; e < len(ts) && ts[e] < b; e++ {
+			v := fs[e]
 			if uint32(v+d) < uint32(d) {
 				changed++
 			}
-			f[j] = v + d
+			fs[e] = v + d
 		}
 		p.neg -= changed
 	} else {
-		for j, v := range f {
+		for ; e < len(ts) && ts[e] < b; e++ {
+			v := fs[e]
 			if uint32(v) < uint32(-d) {
 				changed++
 			}
-			f[j] = v + d
+			fs[e] = v + d
 		}
 		p.neg += changed
+	}
+	if e < len(ts) && ts[e] != b || e == len(ts) && !math.IsInf(b, 1) {
+		f := fs[e-1] - d // b's segment, as it was
+		p.t = slices.Insert(p.t, e, b)
+		p.f = slices.Insert(p.f, e, f)
+		if f < 0 {
+			p.neg++
+		}
 	}
 	if p.track && d > 0 {
 		p.gained(i, e)
@@ -217,7 +230,12 @@ func (p *profile) reserve(t, d float64, k int) {
 }
 
 // resEnd is the end of a reservation of length d at t.
-func resEnd(t, d float64) float64 { return max(t+d, math.Nextafter(t, math.Inf(1))) }
+func resEnd(t, d float64) float64 {
+	if e := t + d; e > t {
+		return e // > t: at least the next float after t
+	}
+	return math.Nextafter(t, math.Inf(1))
+}
 
 // advance drops the past: the profile starts at now (≥ its start).
 func (p *profile) advance(now float64) {
@@ -275,7 +293,8 @@ func (p *profile) earliestBefore(k int, d float64, from, limit float64) (float64
 // only (by ≤ limit).
 func (p *profile) earliestStarting(k int, d float64, from, by, limit float64) (float64, bool) {
 	k32 := int32(k)
-	ts, fs := p.t, p.f
+	ts := p.t
+	fs := p.f[:len(ts)]
 	i := 0
 	if from > ts[0] {
 		i = search(ts, from)
