@@ -3,8 +3,11 @@ package experiment
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/schedlab/schedlab/trace"
 )
 
 // F6 (issue 25): a symbolic link (or anything but a regular file) at the
@@ -53,7 +56,7 @@ func TestLockMessages(t *testing.T) {
 	}
 	sw := t.TempDir()
 	os.Mkdir(filepath.Join(sw, "summary"), 0o755)
-	if _, err := lockDir(sw); err == nil || err.Error() != sw+" holds a sweep dataset (summary/): choose another --out for replay run" {
+	if _, _, err := lockDir(sw); err == nil || err.Error() != sw+" holds a sweep dataset (summary/): choose another --out for replay run" {
 		t.Errorf("sweep dir: %v", err)
 	}
 }
@@ -77,5 +80,46 @@ func TestLockOpenErrorNamesPathOnce(t *testing.T) {
 		if want := path + ": " + why; err == nil || err.Error() != want {
 			t.Errorf("error %v, want %s", err, want)
 		}
+	}
+}
+
+// A run that fails in an output directory it made takes the directories
+// it made away again; a directory that existed keeps what it held, and
+// gets no results.
+func TestFailedRunLeavesNoDirectory(t *testing.T) {
+	root := t.TempDir()
+	fail := Options{Scheds: []string{"ext:cmd=false"}}
+	fail.Out = filepath.Join(root, "a", "b")
+	if _, err := Run([]*trace.Trace{tiny()}, fail); err == nil || !strings.Contains(err.Error(), "ext") {
+		t.Fatalf("error %v", err)
+	}
+	if ents, _ := os.ReadDir(root); len(ents) != 0 {
+		t.Errorf("left behind in %s: %v", root, ents)
+	}
+	fail.Out = filepath.Join(root, "kept")
+	if err := os.MkdirAll(fail.Out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(fail.Out, "notes.txt"), []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run([]*trace.Trace{tiny()}, fail); err == nil {
+		t.Fatal("no error")
+	}
+	ents, _ := os.ReadDir(fail.Out)
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	if strings.Join(names, " ") != LockFile+" notes.txt" {
+		t.Errorf("%s holds %v", fail.Out, names)
+	}
+	// A successful run keeps the directory it made.
+	ok := Options{Out: filepath.Join(root, "c", "d")}
+	if _, err := Run([]*trace.Trace{tiny()}, ok); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(ok.Out, "summary.parquet")); err != nil {
+		t.Error(err)
 	}
 }

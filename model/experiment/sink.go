@@ -32,6 +32,11 @@ const LockFile = ".schedlab.lock"
 type sink struct {
 	dir     string
 	lock    *os.File
+	// made: the topmost directory the run made for dir ("" when dir
+	// existed); done: commit renamed the results in. A run that made dir
+	// and fails leaves nothing behind (abort).
+	made string
+	done bool
 	files   []*stream
 	jobs    *colFile[*jobTable]
 	rows    jobTable // the current run's job rows, buffers kept between runs
@@ -75,20 +80,29 @@ func closeAll(files []*stream) error {
 }
 
 // lockDir creates dir and takes an exclusive lock on dir/LockFile, failing
-// at once when another process holds it.
-func lockDir(dir string) (*os.File, error) {
-	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
-		return nil, fmt.Errorf("%s: not a directory", dir)
+// at once when another process holds it; made is the topmost directory it
+// created ("" when dir existed).
+func lockDir(dir string) (_ *os.File, made string, err error) {
+	st, err := os.Stat(dir)
+	if err == nil && !st.IsDir() {
+		return nil, "", fmt.Errorf("%s: not a directory", dir)
+	}
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); !os.IsNotExist(err) || filepath.Dir(d) == d {
+			break
+		}
+		made = d
 	}
 	// A sweep's dataset is not a replay's results folder: mixing the two
 	// layouts would leave neither readable.
 	if st, err := os.Stat(filepath.Join(dir, schema.SummaryTable)); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("%s holds a sweep dataset (%s/): choose another --out for replay run", dir, schema.SummaryTable)
+		return nil, "", fmt.Errorf("%s holds a sweep dataset (%s/): choose another --out for replay run", dir, schema.SummaryTable)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return Lock(filepath.Join(dir, LockFile), false, dir)
+	f, err := Lock(filepath.Join(dir, LockFile), false, dir)
+	return f, made, err
 }
 
 // Lock takes a lock on the file path (created if missing), exclusive or
@@ -136,6 +150,16 @@ func Lock(path string, shared bool, what string) (*os.File, error) {
 		}
 		return nil, fmt.Errorf("%s: lock: %w", path, err)
 	}
+	// A replay that failed in a directory it made removes the lock file
+	// while holding it: a lock taken meanwhile on the file it removed
+	// is no lock.
+	if st, err := f.Stat(); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	} else if cur, err := os.Lstat(path); err != nil || !os.SameFile(st, cur) {
+		f.Close()
+		return nil, fmt.Errorf("%s is in use by another replay, which is leaving it: try again", what)
+	}
 	if !shared {
 		f.Truncate(0)
 		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
@@ -144,11 +168,11 @@ func Lock(path string, shared bool, what string) (*os.File, error) {
 }
 
 func newSink(opt Options, preps []*prepared) (_ *sink, err error) {
-	lock, err := lockDir(opt.Out)
+	lock, made, err := lockDir(opt.Out)
 	if err != nil {
 		return nil, err
 	}
-	s := &sink{dir: opt.Out, lock: lock, tau: opt.BsldTau}
+	s := &sink{dir: opt.Out, lock: lock, made: made, tau: opt.BsldTau}
 	defer func() {
 		if err != nil {
 			s.abort()
@@ -313,6 +337,7 @@ func (s *sink) commit() error {
 			return err
 		}
 	}
+	s.done = true // from the first rename on, the directory holds results
 	for i, f := range s.files {
 		if i == len(s.files)-1 && s.series == nil {
 			// Before the summary: an earlier run's series would not match.
@@ -333,9 +358,23 @@ func (s *sink) abort() {
 		f.tmp.Discard()
 	}
 	s.files = nil
-	if s.lock != nil {
-		s.lock.Close() // releases the flock
-		s.lock = nil
+	if s.lock == nil {
+		return
+	}
+	// A failed run in a directory it made takes the directories it made
+	// away again: the lock file first, while held (Lock checks that the
+	// file it locked is still the one at its path), then each directory
+	// if it is empty (another process may have put files there).
+	gone := s.made != "" && !s.done
+	if gone {
+		os.Remove(s.lock.Name())
+	}
+	s.lock.Close() // releases the flock
+	s.lock = nil
+	for d := filepath.Clean(s.dir); gone; d = filepath.Dir(d) {
+		if os.Remove(d) != nil || d == s.made {
+			break
+		}
 	}
 }
 
