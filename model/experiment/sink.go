@@ -30,13 +30,13 @@ const LockFile = ".schedlab.lock"
 // temporary files next to the results files; commit renames them all only
 // when every run succeeded.
 type sink struct {
-	dir     string
-	lock    *os.File
+	dir  string
+	lock *os.File
 	// made: the topmost directory the run made for dir ("" when dir
 	// existed); done: commit renamed the results in. A run that made dir
 	// and fails leaves nothing behind (abort).
-	made string
-	done bool
+	made    string
+	done    bool
 	files   []*stream
 	jobs    *colFile[*jobTable]
 	rows    jobTable // the current run's job rows, buffers kept between runs
