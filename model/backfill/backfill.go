@@ -249,11 +249,16 @@ type Conservative struct {
 	// each waiting job's last search of full, by Job.Index, when that
 	// search showed that full then had no slot for it before the
 	// reservation it holds (noEpoch otherwise): see unchanged.
-	seen  []int32
-	run   runSet
-	base  profile // running jobs and the reservations already re-placed
-	full  profile // base plus the reservations not yet re-placed
-	dirty bool    // a job arrived or finished since the last pass
+	seen []int32
+	run  runSet
+	base profile // running jobs and the reservations already re-placed
+	// The last search of base in this pass: bmemoP processors over
+	// bmemoE found no slot before bmemoAt (see baseEarliest).
+	bmemo           bool
+	bmemoP          int
+	bmemoE, bmemoAt float64
+	full            profile // base plus the reservations not yet re-placed
+	dirty           bool    // a job arrived or finished since the last pass
 	// The running jobs and free processors at the start of the pass
 	// (base starts from them).
 	initRun  runSet
@@ -468,6 +473,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 			return
 		}
 		haveBase = true
+		s.bmemo = false
 		s.rebuild(base, now, nil)
 		for _, w := range waiting[:k] {
 			if w.Start >= 0 {
@@ -485,10 +491,20 @@ func (s *Conservative) Schedule(sys policy.System) {
 	// The jobs from firstCand on hold no reservation: they are tried once
 	// every reservation is placed.
 	firstCand := -1
+	// The last job placed, when it kept its slot at memoAt in full, which
+	// had no slot for memoP processors over memoE before it; memo false
+	// once full changed since (see below, "The job before").
+	var (
+		memo          bool
+		memoP         int
+		memoE, memoAt float64
+	)
 	for k, j := range waiting {
 		if j.Start >= 0 {
 			continue // started by an earlier pass, still queued (lazy)
 		}
+		prevMemo := memo
+		memo = false
 		if nres >= depth {
 			// Beyond the reservation depth: j holds none (it gives up the
 			// one it held if jobs placed ahead of it took its place in
@@ -511,6 +527,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 		// keep: j's reservation stays in full as it is (an unchanged slot
 		// need not be given up and taken again).
 		keep := false
+		kept := false // the old slot was free in full, and has no earlier one
 		pending := false
 		var t float64
 		if ok && (full.nonNegative() || full.holds(old, resEnd(old, j.Estimate), 0)) {
@@ -526,7 +543,20 @@ func (s *Conservative) Schedule(sys policy.System) {
 					}
 				}
 			} else {
-				t, moved = full.earliestStarting(j.Procs, j.Estimate, lo, by, old)
+				// The job before, if it kept its slot at memoAt ≤ old with
+				// full as it is now, had no slot starting before memoAt: a
+				// slot τ < memoAt for j (at least as many processors, at
+				// least as long) would be one for it too, full being the
+				// same over [τ, min(τ+memoE, memoAt)) ⊆ [τ, min(τ+d,
+				// old)). On a queue of like jobs (job arrays) most
+				// searches stop there.
+				if prevMemo && j.Procs >= memoP && j.Estimate >= memoE && memoAt <= old {
+					lo = max(lo, memoAt)
+				}
+				t, moved = old, false
+				if lo < by {
+					t, moved = full.earliestStarting(j.Procs, j.Estimate, lo, by, old)
+				}
 				if s.verify && (by < old || lo > now) {
 					if t1, m1 := full.earliestBefore(j.Procs, j.Estimate, now, old); t1 != t || m1 != moved {
 						panic(fmt.Sprintf("backfill: at %g job %d's search of slots starting before %g finds %g %v, of all %g %v", now, j.ID, by, t, moved, t1, m1))
@@ -534,7 +564,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 				}
 			}
 			if !moved {
-				keep = true
+				keep, kept = true, true
 			} else {
 				pending = true // give it up (when j takes its new place: place)
 			}
@@ -558,7 +588,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 			// The old slot is gone (a running job outran its estimate):
 			// the jobs behind give way.
 			needBase(k)
-			t = base.earliest(j.Procs, j.Estimate, now)
+			t = s.baseEarliest(j.Procs, j.Estimate, now)
 			sure = false
 			if pending && t == old {
 				// The jobs ahead leave j where it was: full, which
@@ -591,7 +621,7 @@ func (s *Conservative) Schedule(sys policy.System) {
 			// them (fragmentation): defer the reservation to the next
 			// time processors are released.
 			needBase(k)
-			t = base.earliest(j.Procs, j.Estimate, math.Nextafter(now, math.Inf(1)))
+			t = s.baseEarliest(j.Procs, j.Estimate, math.Nextafter(now, math.Inf(1)))
 			sure = false
 			s.valid = false
 			if keep {
@@ -613,6 +643,9 @@ func (s *Conservative) Schedule(sys policy.System) {
 		s.seen[j.Index] = noEpoch
 		if sure {
 			s.seen[j.Index] = full.epoch
+		}
+		if kept && keep && t == old {
+			memo, memoP, memoE, memoAt = true, j.Procs, j.Estimate, old
 		}
 		nres++
 	}
@@ -845,6 +878,30 @@ func (s *Conservative) backfill(sys policy.System, j *policy.Job) bool {
 	full.reserve(now, j.Estimate, j.Alloc.Procs())
 	s.pm = s.pm[:0]
 	return true
+}
+
+// baseEarliest is base.earliest(k, d, from). Within a pass base only
+// gains reservations, so its free counts only fall: a job with at least
+// the processors and the estimate of the last one searched from now
+// (bmemo) has no slot before that one's, and its search starts there.
+// (A slot at a breakpoint made since would lie in a segment of base then
+// whose start was a slot for that one.)
+func (s *Conservative) baseEarliest(k int, d, from float64) float64 {
+	lo := from
+	if s.bmemo && k >= s.bmemoP && d >= s.bmemoE {
+		lo = max(lo, s.bmemoAt)
+	}
+	t := s.base.earliest(k, d, lo)
+	if s.verify && t != s.base.earliest(k, d, from) {
+		panic(fmt.Sprintf("backfill: base's earliest slot for %d processors over %g from %g is %g, not %g", k, d, from, s.base.earliest(k, d, from), t))
+	}
+	if from <= s.base.t[0] {
+		// From now only: a search from later skips the slots that start
+		// inside base's first segment, which a breakpoint made since
+		// may start.
+		s.bmemo, s.bmemoP, s.bmemoE, s.bmemoAt = true, k, d, t
+	}
+	return t
 }
 
 // holders is the part of waiting where the jobs holding a reservation

@@ -231,6 +231,14 @@ func TestConservativeProfileEquality(t *testing.T) {
 			if msg := profileDiffers(t, zeroOverrunJobs(200, 8, seed), m, func() policy.Allocator { return alloc(8) }); msg != "" {
 				t.Fatalf("zeroOverrunJobs seed %d %s: %s", seed, an, msg)
 			}
+			if seed <= 8 {
+				for _, procs := range []int{8, 64} {
+					m := policy.Machine{Kind: policy.Flat, Procs: procs}
+					if msg := profileDiffers(t, arrayJobs(400, procs, seed), m, func() policy.Allocator { return alloc(procs) }); msg != "" {
+						t.Fatalf("arrayJobs seed %d procs %d %s: %s", seed, procs, an, msg)
+					}
+				}
+			}
 		}
 	}
 	t.Run("lublin", func(t *testing.T) {
@@ -301,4 +309,26 @@ func TestEarliestWithout(t *testing.T) {
 			}
 		}
 	}
+}
+
+// arrayJobs is tiedJobs at a higher load in runs of like jobs (job arrays:
+// the request and estimate of the job before, or a little more), some
+// running longer than their estimates: the searches that start where the
+// job before found no slot (Conservative.Schedule's memo, baseEarliest).
+func arrayJobs(n, procs int, seed uint64) []policy.Job {
+	jobs := tiedJobs(n, procs, seed, 1.4, false)
+	r := rand.New(rand.NewPCG(seed, 29))
+	for i := 1; i < len(jobs); i++ {
+		j, prev := &jobs[i], &jobs[i-1]
+		switch r.IntN(6) {
+		case 0, 1, 2:
+			j.Procs, j.Estimate = prev.Procs, prev.Estimate
+		case 3:
+			j.Procs, j.Estimate = min(procs, prev.Procs+r.IntN(2)), prev.Estimate+float64(r.IntN(3))
+		}
+		if r.IntN(8) == 0 {
+			j.Run = j.Estimate*1.5 + 1 // outruns its estimate
+		}
+	}
+	return jobs
 }
