@@ -56,7 +56,10 @@
 //     its size could fit before its reservation since its last search
 //     (gains are kept per size class, a power of two, and per pass), so
 //     that it cannot have moved (every skip checked against the search in
-//     the tests).
+//     the tests). A job that needs at least the processors and the time
+//     of the job placed just before it, which kept its slot with the
+//     profile as it is, searches only from that slot on (job arrays);
+//     searches of base likewise start from the last slot found there.
 //     (Recomputing every reservation from scratch in queue order, as an
 //     earlier version did, is not conservative backfilling: a job moving
 //     up could take the slot of a job behind it and push that one back.)
