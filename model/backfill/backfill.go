@@ -577,7 +577,16 @@ func (s *Conservative) Schedule(sys policy.System) {
 			// (Searched without giving it up: j gives it up only to
 			// move; later slots come from base, below.)
 			var found bool
-			t, found = full.earliestWithout(j.Procs, j.Estimate, now, old, old, resEnd(old, j.Estimate))
+			from := now
+			if prevMemo && j.Procs >= memoP && j.Estimate >= memoE && memoAt <= old {
+				from = memoAt // as above (and j's region, where full ≥ 0 for the job before, lies in its own)
+			}
+			t, found = full.earliestWithout(j.Procs, j.Estimate, from, old, old, resEnd(old, j.Estimate))
+			if s.verify && from > now {
+				if t1, f1 := full.earliestWithout(j.Procs, j.Estimate, now, old, old, resEnd(old, j.Estimate)); t1 != t || f1 != found {
+					panic(fmt.Sprintf("backfill: at %g job %d's search without its slot from %g, where the job before had no slot, finds %g %v, of all %g %v", now, j.ID, from, t, found, t1, f1))
+				}
+			}
 			if found {
 				full.reserve(old, j.Estimate, -j.Procs) // give it up
 			} else {
@@ -595,8 +604,9 @@ func (s *Conservative) Schedule(sys policy.System) {
 			sure = false
 			if pending && t == old {
 				// The jobs ahead leave j where it was: full, which
-				// still holds it there, stays as it is.
-				keep, pending = true, false
+				// still holds it there, stays as it is (and had no slot
+				// for it before, without it: kept).
+				keep, kept, pending = true, true, false
 			}
 		}
 		if ok && t != old {
