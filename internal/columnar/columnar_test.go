@@ -423,3 +423,47 @@ func TestEach(t *testing.T) {
 		}
 	}
 }
+
+// A list, string or map in the footer that claims more elements than the
+// footer has bytes left is refused before the library allocates it (the
+// FuzzParquetTrace input under trace/testdata claimed 25 GB); every
+// footer written, and every prefix of one, is walked without a panic.
+func TestFooterLengths(t *testing.T) {
+	b := file(t, randomRows(rand.New(rand.NewPCG(5, 6)), 20), 1<<20)
+	n := int(binary.LittleEndian.Uint32(b[len(b)-8:]))
+	footer := b[len(b)-8-n : len(b)-8]
+	if err := checkFooter(footer); err != nil {
+		t.Fatalf("a written footer: %v", err)
+	}
+	for i := range footer {
+		checkFooter(footer[:i]) // no panic
+	}
+	cases := map[string][]byte{
+		// field 1 (list) of 10^9 i32 elements, then nothing
+		"the footer claims a list of 1000000000 elements with 0 bytes left": {0x19, 0xf5, 0x80, 0x94, 0xeb, 0xdc, 0x03},
+		// field 1 (binary) of 2^31 bytes
+		"the footer claims a string of 2147483648 bytes with 0 bytes left": {0x18, 0x80, 0x80, 0x80, 0x80, 0x08},
+		// field 1 (map) of 10^6 entries
+		"the footer claims a map of 1000000 entries with 0 bytes left": {0x1b, 0xc0, 0x84, 0x3d, 0x55},
+		"the footer ends inside a value":                               {0x15},
+		"the footer holds a value of unknown type 13":                  {0x1d},
+	}
+	for want, enc := range cases {
+		if err := checkFooter(enc); err == nil || err.Error() != want {
+			t.Errorf("%x: %v, want %s", enc, err, want)
+		}
+	}
+	deep := make([]byte, 0, 200)
+	for range 100 {
+		deep = append(deep, 0x1c) // field 1, a structure
+	}
+	if err := checkFooter(deep); err == nil || !strings.Contains(err.Error(), "nests more than 64 levels") {
+		t.Errorf("deep: %v", err)
+	}
+	// In a file: one line, before any allocation of the claim.
+	bad := append(append(append([]byte(nil), b[:len(b)-8-n]...), cases["the footer claims a list of 1000000000 elements with 0 bytes left"]...), 0, 0, 0, 0, 'P', 'A', 'R', '1')
+	binary.LittleEndian.PutUint32(bad[len(bad)-8:], 7)
+	if _, err := Open(bytes.NewReader(bad), int64(len(bad))); err == nil || err.Error() != "unreadable footer (the footer claims a list of 1000000000 elements with 0 bytes left)" {
+		t.Errorf("file: %v", err)
+	}
+}

@@ -75,8 +75,16 @@ func OpenRows(r io.ReaderAt, size int64, rowsCol string) (f *parquet.File, err e
 		}
 	}
 	if string(tail[4:]) == "PAR1" {
-		if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
+		n := int64(binary.LittleEndian.Uint32(tail[:4]))
+		if n > size-12 {
 			return nil, fmt.Errorf("the footer claims %d bytes in a file of %d", n, size)
+		}
+		footer := make([]byte, n)
+		if _, err := r.ReadAt(footer, size-8-n); err != nil {
+			return nil, err
+		}
+		if err := checkFooter(footer); err != nil {
+			return nil, fmt.Errorf("unreadable footer (%v)", err)
 		}
 	}
 	defer func() {
