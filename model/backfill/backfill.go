@@ -579,7 +579,10 @@ func (s *Conservative) Schedule(sys policy.System) {
 			var found bool
 			from := now
 			if prevMemo && j.Procs >= memoP && j.Estimate >= memoE && memoAt <= old {
-				from = memoAt // as above (and j's region, where full ≥ 0 for the job before, lies in its own)
+				// As above: a slot τ < memoAt for j without its own
+				// reservation would be one for the job before, where
+				// j's window passes old only inside that job's place.
+				from = memoAt
 			}
 			t, found = full.earliestWithout(j.Procs, j.Estimate, from, old, old, resEnd(old, j.Estimate))
 			if s.verify && from > now {
