@@ -580,8 +580,8 @@ func (s *Conservative) Schedule(sys policy.System) {
 			from := now
 			if prevMemo && j.Procs >= memoP && j.Estimate >= memoE && memoAt <= old {
 				// As above: a slot τ < memoAt for j without its own
-				// reservation would be one for the job before, where
-				// j's window passes old only inside that job's place.
+				// reservation would be one for the job before, whose
+				// window reaches past old only inside its own place.
 				from = memoAt
 			}
 			t, found = full.earliestWithout(j.Procs, j.Estimate, from, old, old, resEnd(old, j.Estimate))
