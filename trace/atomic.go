@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -32,7 +33,9 @@ var temps = struct {
 	sync.Mutex
 	m       map[string]int // name → registrations
 	stopped bool           // StopTemps was called: no new temporary file
-}{m: map[string]int{}}
+	stops   map[int]func() // AtStop's functions, by registration
+	next    int
+}{m: map[string]int{}, stops: map[int]func(){}}
 
 // errStopped is CreateTemp's error once StopTemps was called.
 var errStopped = errors.New("interrupted: no new file is written")
@@ -214,7 +217,35 @@ func StopTemps() []string {
 	temps.Lock()
 	temps.stopped = true
 	temps.Unlock()
-	return RemoveTemps()
+	removed := RemoveTemps()
+	temps.Lock()
+	ids := slices.Sorted(maps.Keys(temps.stops))
+	fs := make([]func(), len(ids))
+	for i, id := range ids {
+		fs[i] = temps.stops[id]
+	}
+	clear(temps.stops)
+	temps.Unlock()
+	for _, f := range fs {
+		f()
+	}
+	return removed
+}
+
+// AtStop registers f to run when StopTemps has removed the temporary files
+// (on SIGINT or SIGTERM), in the order of registration; cancel unregisters
+// it. Safe for concurrent use.
+func AtStop(f func()) (cancel func()) {
+	temps.Lock()
+	id := temps.next
+	temps.next++
+	temps.stops[id] = f
+	temps.Unlock()
+	return func() {
+		temps.Lock()
+		delete(temps.stops, id)
+		temps.Unlock()
+	}
 }
 
 // CleanStaleTemps removes the temporary files of target base

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/parquet-go/parquet-go"
@@ -36,7 +37,8 @@ type sink struct {
 	// existed); done: commit renamed the results in. A run that made dir
 	// and fails leaves nothing behind (abort).
 	made    string
-	done    bool
+	done    atomic.Bool
+	unstop  func() // cancels the clean-up on an interrupt (trace.AtStop)
 	files   []*stream
 	jobs    *colFile[*jobTable]
 	rows    jobTable // the current run's job rows, buffers kept between runs
@@ -173,6 +175,17 @@ func newSink(opt Options, preps []*prepared) (_ *sink, err error) {
 		return nil, err
 	}
 	s := &sink{dir: opt.Out, lock: lock, made: made, tau: opt.BsldTau}
+	if made != "" {
+		// Interrupted (the process then exits at once, abort unrun):
+		// the lock file and the directories made go too.
+		lockPath, dir := lock.Name(), opt.Out
+		s.unstop = trace.AtStop(func() {
+			if !s.done.Load() {
+				os.Remove(lockPath)
+				removeDirs(dir, made)
+			}
+		})
+	}
 	defer func() {
 		if err != nil {
 			s.abort()
@@ -337,7 +350,7 @@ func (s *sink) commit() error {
 			return err
 		}
 	}
-	s.done = true // from the first rename on, the directory holds results
+	s.done.Store(true) // from the first rename on, the directory holds results
 	for i, f := range s.files {
 		if i == len(s.files)-1 && s.series == nil {
 			// Before the summary: an earlier run's series would not match.
@@ -361,19 +374,29 @@ func (s *sink) abort() {
 	if s.lock == nil {
 		return
 	}
+	if s.unstop != nil {
+		s.unstop()
+	}
 	// A failed run in a directory it made takes the directories it made
 	// away again: the lock file first, while held (Lock checks that the
 	// file it locked is still the one at its path), then each directory
 	// if it is empty (another process may have put files there).
-	gone := s.made != "" && !s.done
+	gone := s.made != "" && !s.done.Load()
 	if gone {
 		os.Remove(s.lock.Name())
 	}
 	s.lock.Close() // releases the flock
 	s.lock = nil
-	for d := filepath.Clean(s.dir); gone; d = filepath.Dir(d) {
-		if os.Remove(d) != nil || d == s.made {
-			break
+	if gone {
+		removeDirs(s.dir, s.made)
+	}
+}
+
+// removeDirs removes dir and its parents up to made, each only if empty.
+func removeDirs(dir, made string) {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if os.Remove(d) != nil || d == made {
+			return
 		}
 	}
 }

@@ -141,8 +141,9 @@ func TestOutputLocked(t *testing.T) {
 	}
 }
 
-// SIGINT or SIGTERM while writing: the temporary files go, the command says
-// "interrupted" and exits 130.
+// SIGINT or SIGTERM while writing: the temporary files go (and the output
+// folder, which the run made), the command says "interrupted" and exits
+// 130.
 func TestInterruptRemovesTemporaryFiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command; skipped with -short")
@@ -200,6 +201,10 @@ func TestInterruptRemovesTemporaryFiles(t *testing.T) {
 			if strings.Contains(e.Name(), ".tmp-") || strings.HasSuffix(e.Name(), ".parquet") {
 				t.Errorf("%v: left after the interrupt: %s", sig, e.Name())
 			}
+		}
+		// The run made out: nothing of it is left, its lock neither.
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%v: %s, which the run made, is left (%d entries): %v", sig, out, len(ents), err)
 		}
 	}
 }
